@@ -1,0 +1,76 @@
+"""Everything the CLI may call: build, export, query (and the workspace they share)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from . import export
+from .build import BuildResult, build_graph
+from .errors import InputError, KgError
+from .ids import DEFAULT_BASE
+from .map.context import Context
+from .queries import Results, bound_text, find_query
+from .store import load_store, run_query
+
+WORKSPACE_ENV = "KG_HOME"
+
+
+def workspace() -> Path:
+    """The workspace folder: $KG_HOME, else .kg/ in the current directory."""
+    return Path(os.environ.get(WORKSPACE_ENV) or ".kg")
+
+
+def workspace_graph() -> Path:
+    return workspace() / "graph.nq"
+
+
+def build(inputs: list[str], output: str | None = None, fmt: str | None = None, base: str = DEFAULT_BASE,
+          strict: bool = False, on_problem: Callable[[str, str], None] | None = None) -> BuildResult:
+    """Build the graph of ``inputs``, write the workspace graph and, if asked, an export."""
+    ctx = Context.create(base)
+    result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem)
+    out_fmt = export.resolve_format(fmt, output) if output else None
+    export.write(result.lines, "nquads", str(workspace_graph()))
+    if output and out_fmt:
+        export.write(result.lines, out_fmt, output)
+    return result
+
+
+def read_graph_lines(path: Path) -> list[str]:
+    """Canonical sorted N-Quads lines of a graph file (any RDF format)."""
+    if path.suffix == ".nq" and path.exists():
+        try:
+            return sorted(set(path.read_text(encoding="utf-8").splitlines(keepends=True)))
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(str(path), f"cannot be read ({e})", "rebuild it with 'kg build'") from None
+    store = load_store([path])
+    default = "<urn:x-crossref-kg:default>"
+    lines = set()
+    for q in store:
+        g = default if q.graph_name is None or str(q.graph_name) == "DEFAULT" else str(q.graph_name)
+        lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+    return sorted(lines)
+
+
+def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
+    """Convert a graph file (default: the workspace graph) to another format, canonically."""
+    src = graph or workspace_graph()
+    if not src.exists():
+        raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
+    lines = read_graph_lines(src)
+    export.write(lines, export.resolve_format(fmt, output), output)
+
+
+def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
+          text: str | None = None) -> Results:
+    """Run a stored query (or SPARQL ``text``) on the given graphs or the workspace graph."""
+    if text is None:
+        stored = find_query(name_or_file)
+        text = bound_text(stored, params)
+    sources = graphs or [workspace_graph()]
+    for s in sources:
+        if not s.exists():
+            raise KgError(f"{s}: no graph here; run 'kg build' first or pass --graph FILE")
+    return run_query(load_store(sources), text)

@@ -1,0 +1,161 @@
+"""The ``kg`` command: parse options, call one function of kg.api, render. Nothing else lives here."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__, api
+from .build import StrictStop
+from .errors import KgError
+from .export import FORMATS
+from .ids import DEFAULT_BASE
+from .queries import render, stored_queries
+
+FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
+
+
+class Fail(click.ClickException):
+    """A KgError shown as one line, with its exit code."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = code
+
+    def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def _fail(e: KgError) -> Fail:
+    return Fail(str(e), e.exit_code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="crossref-kg", message="%(prog)s %(version)s")
+def main() -> None:
+    """Turn Crossref work records into a validated schema.org + FaBiO + CiTO knowledge graph.
+
+    \b
+    Example:
+      kg build seeds/ -o seeds.ttl && kg query works
+    """
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, type=click.Path())
+@click.option("-o", "--output", help="Also write the graph here ('-' for stdout); format from the extension.")
+@click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
+@click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
+@click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
+def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, strict: bool,
+          quiet: bool) -> None:
+    """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
+
+    Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export.
+    Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input.
+
+    \b
+    Example:
+      kg build seeds/ more.jsonl.gz -o graph.jsonld
+    """
+    started = time.perf_counter()
+
+    def show(level: str, line: str) -> None:
+        if level == "error" or not quiet:
+            click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
+
+    try:
+        result = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
+                           on_problem=None if strict else show)
+    except StrictStop as e:
+        raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
+    except KgError as e:
+        raise _fail(e) from None
+    except ValueError as e:
+        raise Fail(str(e)) from None
+    r = result.report
+    if not quiet:
+        for note in r.notes:
+            click.echo(f"note: {note}", err=True)
+        click.echo(
+            f"built {r.records - r.merged} works from {r.records} records ({r.skipped} skipped, "
+            f"{r.merged} merged, {len(r.warnings)} warnings): {result.triples} triples "
+            f"in {time.perf_counter() - started:.2f} s -> {api.workspace_graph()}"
+            + (f", {output}" if output and output != "-" else ""),
+            err=True,
+        )
+    if r.records == 0 and r.skipped == 0:
+        raise Fail(f"no records found in {', '.join(inputs) or 'seeds'}; give Crossref JSON files or folders")
+    sys.exit(1 if r.skipped else 0)
+
+
+@main.command("export")
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
+@click.option("-o", "--output", default="-", show_default=True, help="Where to write ('-' for stdout).")
+@click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
+def export_cmd(graph: Path | None, output: str, fmt: str | None) -> None:
+    """Convert a graph (default: the workspace graph) to another format, canonically.
+
+    \b
+    Example:
+      kg export -f json-ld -o graph.jsonld
+    """
+    try:
+        api.export_graph(graph, fmt, output)
+    except KgError as e:
+        raise _fail(e) from None
+
+
+def _params(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for v in values:
+        if "=" not in v:
+            raise Fail(f"--param {v!r} must look like name=value")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val
+    return out
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("-e", "--expr", "text", help="Run this SPARQL text instead of a stored query.")
+@click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
+              help="Query these graph files (default: the workspace graph).")
+@click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
+              default="table", show_default=True)
+def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...], fmt: str) -> None:
+    """Run a stored query (by name or .rq file) or SPARQL text on the graph.
+
+    \b
+    Example:
+      kg query works --format csv
+    """
+    if not name and not text:
+        raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
+    try:
+        res = api.query(name or "", _params(params), list(graphs) or None, text=text)
+    except KgError as e:
+        raise _fail(e) from None
+    click.echo(render(res, fmt), nl=False)
+
+
+@main.command()
+def queries() -> None:
+    """List the stored queries: name, description, parameters.
+
+    \b
+    Example:
+      kg queries
+    """
+    try:
+        found = stored_queries()
+    except KgError as e:
+        raise _fail(e) from None
+    for q in found.values():
+        params = "; ".join(f"{p.name} ({p.type}, default {p.default})" for p in q.params)
+        click.echo(f"{q.name}  {q.description}" + (f"  [params: {params}]" if params else ""))

@@ -1,0 +1,31 @@
+"""One error family: every message says what went wrong, where, and what to do next."""
+
+from __future__ import annotations
+
+
+class KgError(Exception):
+    """Base of every error crossref-kg raises on purpose; str(e) is one line for the user."""
+
+    exit_code = 2
+
+
+class InputError(KgError):
+    """Unreadable or unusable input (file, record or field); `where` names file and record."""
+
+    def __init__(self, where: str, what: str, fix: str) -> None:
+        self.where, self.what, self.fix = where, what, fix
+        super().__init__(f"{where}: {what}; {fix}")
+
+
+class UsageError(KgError):
+    """A command was called with options that cannot work together or do not exist."""
+
+
+class QueryError(KgError):
+    """A stored query, its header or its parameters are wrong, or a backend failed."""
+
+
+class ValidationFailed(KgError):
+    """The graph has violations and the build was asked not to replace the workspace."""
+
+    exit_code = 3

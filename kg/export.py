@@ -1,0 +1,283 @@
+"""Canonical serializers: sorted N-Quads lines in, byte-stable Turtle, TriG, JSON-LD, N-Triples, RDF/XML out.
+
+The pipeline's canonical form is the code-point-sorted, duplicate-free list of N-Quads lines. Every
+format is written from it by grouping, never by a serializer's insertion order, so the same graph
+always gives the same bytes. Writes are atomic (temporary file + rename).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from itertools import groupby
+from pathlib import Path
+from typing import IO
+
+import orjson
+
+from .errors import UsageError
+from .resources import data_file
+from .vocab import PREFIXES
+
+RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+FORMATS = {
+    "turtle": ".ttl", "json-ld": ".jsonld", "nt": ".nt", "nquads": ".nq", "trig": ".trig", "xml": ".rdf",
+}
+ALIASES = {"ttl": "turtle", "jsonld": "json-ld", "ntriples": "nt", "n-triples": "nt", "nq": "nquads",
+           "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "owl": "xml", "json": "json-ld"}
+QUAD_FORMATS = ("nquads", "trig")
+_PN_LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.]*$")
+_UNESC = re.compile(r'\\(["\\nrtbf]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})')
+_UNESC_MAP = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
+
+
+def resolve_format(fmt: str | None, output: str | None) -> str:
+    """The format named by --format, else by the output's extension, else Turtle."""
+    if fmt:
+        key = fmt.lower()
+        key = ALIASES.get(key, key)
+        if key not in FORMATS:
+            raise UsageError(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
+        return key
+    if output and output != "-":
+        name = output[:-3] if output.endswith(".gz") else output
+        ext = Path(name).suffix.lower().lstrip(".")
+        key = ALIASES.get(ext, ext)
+        for f, e in FORMATS.items():
+            if e.lstrip(".") == key or f == key:
+                return f
+    return "turtle"
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def split_quad(line: str) -> tuple[str, str, str, str]:
+    """``s p o g .`` -> its four tokens (the graph name is an IRI and holds no space)."""
+    spo, g = line.rstrip("\n")[:-2].rsplit(" ", 1)
+    s, p, o = spo.split(" ", 2)
+    return s, p, o, g
+
+
+def split_triple(line: str) -> tuple[str, str, str]:
+    """``s p o .`` -> its three tokens."""
+    s, p, o = line.rstrip("\n")[:-2].split(" ", 2)
+    return s, p, o
+
+
+def literal_parts(token: str) -> tuple[str, str | None, str | None]:
+    """A literal token -> (lexical value, datatype IRI or None, language or None)."""
+    end = token.rfind('"')
+    lexical = _UNESC.sub(_unescape, token[1:end])
+    tail = token[end + 1:]
+    if tail.startswith("^^"):
+        return lexical, tail[3:-1], None
+    if tail.startswith("@"):
+        return lexical, None, tail[1:]
+    return lexical, None, None
+
+
+def _unescape(m: re.Match[str]) -> str:
+    c = m.group(1)
+    if c in _UNESC_MAP:
+        return _UNESC_MAP[c]
+    return chr(int(c[1:], 16))
+
+
+class Prefixer:
+    """Compacts IRIs with the project's prefixes (longest namespace first)."""
+
+    def __init__(self, prefixes: dict[str, str] = PREFIXES) -> None:
+        self.prefixes = dict(sorted(prefixes.items()))
+        self._by_len = sorted(prefixes.items(), key=lambda kv: -len(kv[1]))
+
+    def curie(self, iri: str) -> str | None:
+        for prefix, ns in self._by_len:
+            if iri.startswith(ns):
+                local = iri[len(ns):]
+                if _PN_LOCAL.match(local):
+                    return f"{prefix}:{local}"
+                return None
+        return None
+
+    def turtle_term(self, token: str) -> str:
+        if token.startswith("<"):
+            c = self.curie(token[1:-1])
+            return c if c else token
+        if token.endswith(">") and "^^<" in token:
+            head, dt = token.rsplit("^^", 1)
+            c = self.curie(dt[1:-1])
+            return f"{head}^^{c}" if c else token
+        return token
+
+
+# ---------------------------------------------------------------- writers
+
+
+def triples_from_quads(lines: Iterable[str]) -> Iterator[str]:
+    """Sorted, unique ``s p o .`` lines from sorted quad lines (graph names dropped)."""
+    seen: set[str] = set()
+    out = []
+    for line in lines:
+        t = line.rstrip("\n")[:-2].rsplit(" ", 1)[0] + " .\n"
+        if t not in seen:
+            seen.add(t)
+            out.append(t)
+    out.sort()
+    return iter(out)
+
+
+def write_nquads(lines: Iterable[str], fh: IO[str]) -> None:
+    fh.writelines(lines)
+
+
+def write_ntriples(lines: Iterable[str], fh: IO[str]) -> None:
+    fh.writelines(triples_from_quads(lines))
+
+
+def _turtle_body(triples: Iterable[tuple[str, str, str]], px: Prefixer, indent: str = "") -> Iterator[str]:
+    for s, group in groupby(triples, key=lambda t: t[0]):
+        items = list(group)
+        items.sort(key=lambda t: (t[1] != RDF_TYPE, t[1], t[2]))
+        parts = []
+        for p, pg in groupby(items, key=lambda t: t[1]):
+            objs = ", ".join(px.turtle_term(t[2]) for t in pg)
+            parts.append(f"{'a' if p == RDF_TYPE else px.turtle_term(p)} {objs}")
+        sep = f" ;\n{indent}    "
+        yield f"{indent}{px.turtle_term(s)}\n{indent}    {sep.join(parts)} .\n\n"
+
+
+def _prefix_header(px: Prefixer, used: str) -> str:
+    lines = [f"@prefix {p}: <{ns}> .\n" for p, ns in px.prefixes.items() if f"{p}:" in used]
+    return "".join(lines) + ("\n" if lines else "")
+
+
+def write_turtle(lines: Iterable[str], fh: IO[str]) -> None:
+    px = Prefixer()
+    triples = [split_triple(t) for t in triples_from_quads(lines)]
+    body = "".join(_turtle_body(triples, px))
+    fh.write(_prefix_header(px, body))
+    fh.write(body)
+
+
+def write_trig(lines: Iterable[str], fh: IO[str]) -> None:
+    px = Prefixer()
+    quads = sorted((g, s, p, o) for s, p, o, g in map(split_quad, lines))
+    chunks = []
+    for g, group in groupby(quads, key=lambda q: q[0]):
+        body = "".join(_turtle_body(((s, p, o) for _g, s, p, o in group), px, indent="    "))
+        chunks.append(f"{px.turtle_term(g)} {{\n{body.rstrip()}\n}}\n\n")
+    text = "".join(chunks)
+    fh.write(_prefix_header(px, text))
+    fh.write(text)
+
+
+def context() -> dict:
+    """The embedded JSON-LD context (kg/data/context.jsonld): prefixes only, never fetched."""
+    return orjson.loads(data_file("context.jsonld").read_bytes())["@context"]
+
+
+def _jsonld_value(token: str, px: Prefixer) -> object:
+    if token.startswith("<"):
+        return {"@id": token[1:-1]}
+    lexical, dt, lang = literal_parts(token)
+    if lang:
+        return {"@value": lexical, "@language": lang}
+    if dt:
+        return {"@value": lexical, "@type": px.curie(dt) or dt}
+    return lexical
+
+
+def write_jsonld(lines: Iterable[str], fh: IO[str]) -> None:
+    px = Prefixer()
+    nodes = []
+    triples = [split_triple(t) for t in triples_from_quads(lines)]
+    for s, group in groupby(triples, key=lambda t: t[0]):
+        node: dict[str, object] = {"@id": s[1:-1]}
+        items = list(group)
+        types = [px.curie(o[1:-1]) or o[1:-1] for _s, p, o in items if p == RDF_TYPE and o.startswith("<")]
+        if types:
+            node["@type"] = types if len(types) > 1 else types[0]
+        for p, pg in groupby((t for t in items if not (t[1] == RDF_TYPE and t[2].startswith("<"))),
+                             key=lambda t: t[1]):
+            values = [_jsonld_value(t[2], px) for t in pg]
+            node[px.curie(p[1:-1]) or p[1:-1]] = values if len(values) > 1 else values[0]
+        nodes.append(node)
+    doc = {"@context": context(), "@graph": nodes}
+    fh.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8"))
+    fh.write("\n")
+
+
+def _xml_escape(text: str, attr: bool = False) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if attr:
+        text = text.replace('"', "&quot;").replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    else:
+        text = text.replace("\r", "&#13;")
+    return text
+
+
+def write_xml(lines: Iterable[str], fh: IO[str]) -> None:
+    px = Prefixer()
+    triples = [split_triple(t) for t in triples_from_quads(lines)]
+    body = []
+    for s, group in groupby(triples, key=lambda t: t[0]):
+        body.append(f'  <rdf:Description rdf:about="{_xml_escape(s[1:-1], True)}">\n')
+        for _s, p, o in group:
+            name = px.curie(p[1:-1])
+            if not name or not _XML_NAME.match(name.split(":", 1)[1]):
+                raise UsageError(f"predicate {p} cannot be written as RDF/XML; choose another format")
+            if o.startswith("<"):
+                body.append(f'    <{name} rdf:resource="{_xml_escape(o[1:-1], True)}"/>\n')
+                continue
+            lexical, dt, lang = literal_parts(o)
+            attr = f' rdf:datatype="{_xml_escape(dt, True)}"' if dt else f' xml:lang="{lang}"' if lang else ""
+            body.append(f"    <{name}{attr}>{_xml_escape(lexical)}</{name}>\n")
+        body.append("  </rdf:Description>\n")
+    text = "".join(body)
+    ns = "".join(f'\n    xmlns:{p}="{_xml_escape(iri, True)}"' for p, iri in px.prefixes.items()
+                 if p == "rdf" or f"<{p}:" in text)
+    fh.write(f'<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF{ns}>\n{text}</rdf:RDF>\n')
+
+
+WRITERS: dict[str, Callable[[Iterable[str], IO[str]], None]] = {
+    "turtle": write_turtle, "json-ld": write_jsonld, "nt": write_ntriples, "nquads": write_nquads,
+    "trig": write_trig, "xml": write_xml,
+}
+
+
+@contextmanager
+def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
+    """Write to a temporary file beside ``path`` and rename it into place only when all went well."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write(lines: list[str], fmt: str, output: str) -> None:
+    """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout), atomically."""
+    writer = WRITERS[fmt]
+    if output == "-":
+        writer(lines, sys.stdout)
+        sys.stdout.flush()
+        return
+    with atomic_writer(output) as fh:
+        writer(lines, fh)

@@ -1,0 +1,32 @@
+"""Pure mappers: a typed ``Work`` -> triples of N-Triples tokens, one module per concern.
+
+``map_work(work, ctx)`` is the only entry point the pipeline calls; every mapper it runs takes plain
+values and returns a list of ``(subject, predicate, object)`` tokens, with no shared state.
+"""
+
+from __future__ import annotations
+
+from ..model import Work
+from .context import Context
+from . import contributors, funding, provenance, references, relations, rights, venue, work as work_mapper
+
+Triple = tuple[str, str, str]
+
+MAPPERS = (
+    work_mapper.map_core,
+    contributors.map_contributors,
+    venue.map_venue,
+    funding.map_funding,
+    rights.map_rights,
+    relations.map_relations,
+    references.map_references,
+    provenance.map_provenance,
+)
+
+
+def map_work(work: Work, ctx: Context) -> list[Triple]:
+    """All triples of one work record (duplicates possible; the sorter removes them)."""
+    out: list[Triple] = []
+    for mapper in MAPPERS:
+        out.extend(mapper(work, ctx))
+    return out

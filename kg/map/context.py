@@ -1,0 +1,69 @@
+"""What every mapper needs besides the work: the IRI minter, the type table as terms, the tool version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import __version__
+from ..ids import DEFAULT_BASE, Minter
+from ..resources import type_table
+from ..vocab import PREFIXES, ClosedNamespace, ALL_NAMESPACES
+
+_BY_PREFIX: dict[str, ClosedNamespace] = {
+    p: ns for p, base in PREFIXES.items() for ns in ALL_NAMESPACES if ns.base == base
+}
+
+
+def curie(term: str) -> str:
+    """``"fabio:JournalArticle"`` -> its IRI token, through the closed namespaces (a typo raises)."""
+    prefix, local = term.split(":", 1)
+    return _BY_PREFIX[prefix][local]
+
+
+@dataclass(frozen=True)
+class TypeInfo:
+    expression: str | None
+    work_level: str | None
+    schema: tuple[str, ...]
+    extra: tuple[str, ...]
+    container: str
+    isbn_on_work: bool
+
+
+def _load_types() -> tuple[dict[str, TypeInfo], dict[str, tuple[str, ...]]]:
+    table = type_table()
+    types = {
+        name: TypeInfo(
+            expression=curie(t["fabio"]) if t.get("fabio") else None,
+            work_level=curie(t["work"]) if t.get("work") else None,
+            schema=tuple(curie(c) for c in t["schema"]),
+            extra=tuple(curie(c) for c in t.get("extra", ())),
+            container=t["container"],
+            isbn_on_work=t["isbn_on"] == "work",
+        )
+        for name, t in table["types"].items()
+    }
+    containers = {
+        name: tuple(curie(c) for c in [t["fabio"], *t["schema"]]) for name, t in table["containers"].items()
+    }
+    return types, containers
+
+
+@dataclass(frozen=True)
+class Context:
+    """Immutable mapping context; build one per run and share it across records and workers."""
+
+    minter: Minter = field(default_factory=Minter)
+    version: str = __version__
+    types: dict[str, TypeInfo] = field(default_factory=lambda: _load_types()[0])
+    containers: dict[str, tuple[str, ...]] = field(default_factory=lambda: _load_types()[1])
+
+    @classmethod
+    def create(cls, base: str = DEFAULT_BASE) -> "Context":
+        types, containers = _load_types()
+        return cls(Minter(base), __version__, types, containers)
+
+    def type_info(self, wtype: str, subtype: str | None) -> TypeInfo:
+        if subtype and f"{wtype}/{subtype}" in self.types:
+            return self.types[f"{wtype}/{subtype}"]
+        return self.types.get(wtype) or self.types["other"]

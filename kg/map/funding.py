@@ -1,0 +1,74 @@
+"""Funders, awards and (for grant records) the project, its funders and amounts.
+
+Crossref -> RDF: funder[i] -> a frapo:FundingAgency ``{base}funder/doi/{funder-doi}`` (or
+``funder/name/{hash}``) linked by frapo:hasFundingAgency and schema:funder; each award -> a frapo:Grant
+``{base}grant/{funder-key}/{award}`` with frapo:hasGrantNumber and frapo:isAwardedBy, linked from the
+work by frapo:isFundedBy and schema:funding.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..ids import Minter, name_key
+from ..model import Funder, Work
+from ..terms import XSD_DECIMAL, lit
+from ..vocab import DCTERMS, FRAPO, KG, RDF, SDO
+from .common import Triple, add_str
+from .context import Context
+
+_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+
+
+def funder_node(m: Minter, f: Funder) -> tuple[str, str, list[Triple]]:
+    """(node, key used in grant IRIs, triples) for a funder."""
+    key_path = ("doi", f.doi) if f.doi else ("name", name_key(f.name or ""))
+    node = m.node("funder", *key_path)
+    out: list[Triple] = [(node, RDF.type, FRAPO.FundingAgency), (node, RDF.type, SDO.Organization)]
+    add_str(out, node, SDO.name, f.name)
+    if f.doi:
+        out += [(node, FRAPO.hasFunderIdentifier, lit(f.doi)), (node, SDO.sameAs, m.doi(f.doi))]
+    return node, "/".join(key_path), out
+
+
+def map_funding(work: Work, ctx: Context) -> list[Triple]:
+    s = ctx.minter.doi(work.doi)
+    m = ctx.minter
+    out: list[Triple] = []
+    for f in work.funders:
+        node, key, triples = funder_node(m, f)
+        out += triples
+        out += [(s, FRAPO.hasFundingAgency, node), (s, SDO.funder, node)]
+        if f.doi_asserted_by:
+            out.append((node, KG.assertedBy, lit(f.doi_asserted_by)))
+        for award in f.awards:
+            grant = m.node("grant", *key.split("/", 1), award)
+            out += [(grant, RDF.type, FRAPO.Grant), (grant, RDF.type, SDO.Grant),
+                    (grant, FRAPO.hasGrantNumber, lit(award)), (grant, SDO.identifier, lit(award)),
+                    (grant, FRAPO.isAwardedBy, node), (grant, SDO.funder, node),
+                    (s, FRAPO.isFundedBy, grant), (s, SDO.funding, grant)]
+    for pi, project in enumerate(work.projects, start=1):
+        for i, title in enumerate(project.titles):
+            out.append((s, DCTERMS.title if i == 0 and not work.titles else KG.originalTitle, lit(title)))
+            if i == 0 and not work.titles:
+                out.append((s, SDO.name, lit(title)))
+        for d in project.descriptions:
+            out.append((s, SDO.description, lit(d)))
+        if project.award_amount and _DECIMAL.match(project.award_amount):
+            amount = m.part(work.doi, "project", str(pi), "amount")
+            out += [(amount, RDF.type, SDO.MonetaryAmount), (s, SDO.amount, amount),
+                    (amount, SDO.value, lit(project.award_amount, XSD_DECIMAL))]
+            add_str(out, amount, SDO.currency, project.award_currency)
+        for fi, funding in enumerate(project.fundings, start=1):
+            node, _key, triples = funder_node(m, funding.funder)
+            out += triples
+            out += [(s, FRAPO.isAwardedBy, node), (s, SDO.funder, node)]
+            share = m.part(work.doi, "project", str(pi), "funding", str(fi))
+            out += [(share, RDF.type, SDO.MonetaryAmount), (share, SDO.funder, node), (s, SDO.amount, share)]
+            if funding.amount and _DECIMAL.match(funding.amount):
+                out.append((share, SDO.value, lit(funding.amount, XSD_DECIMAL)))
+            add_str(out, share, SDO.currency, funding.currency)
+            add_str(out, share, KG.fundingType, funding.funding_type)
+            add_str(out, share, KG.fundingScheme, funding.scheme)
+            add_str(out, share, KG.fundingShare, funding.share)
+    return out

@@ -1,0 +1,84 @@
+"""Every reference of a work, none dropped, each with a node of its own and a citation link.
+
+Crossref -> RDF: reference[i] -> a biro:BibliographicReference ``{base}doi/{doi}/reference/{i+1}``
+(work frbr:part it) with kg:position i+1, kg:referenceKey (verbatim), c4o:hasContent (the unstructured
+text, or a rendering of the structured fields), one kg:cited* property per structured field, and
+biro:references the cited work: ``https://doi.org/{doi}`` when a DOI is known, else
+``{base}doi/{doi}/reference/{i+1}/cited``. The work cito:cites and schema:citation the cited work.
+"""
+
+from __future__ import annotations
+
+from ..model import Reference, Work
+from ..terms import XSD_POSINT, lit
+from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
+from .common import Triple, add_str
+from .context import Context
+
+FIELD_PROPERTIES: dict[str, str] = {
+    "article-title": KG.citedArticleTitle, "author": KG.citedAuthor, "year": KG.citedYear,
+    "volume": KG.citedVolume, "issue": KG.citedIssue, "first-page": KG.citedFirstPage,
+    "journal-title": KG.citedJournalTitle, "volume-title": KG.citedVolumeTitle,
+    "series-title": KG.citedSeriesTitle, "edition": KG.citedEdition, "component": KG.citedComponent,
+    "standard-designator": KG.citedStandardDesignator, "standards-body": KG.citedStandardsBody,
+    "issn": KG.citedISSN, "isbn": KG.citedISBN, "issn-type": KG.citedISSNType, "isbn-type": KG.citedISBNType,
+}
+
+
+def render(ref: Reference) -> str | None:
+    """A readable citation from the structured fields (used when Crossref gives no unstructured text).
+
+    Example: author "Chen T.", year 2018, article-title "TVM" -> ``Chen T. (2018). TVM.``
+    """
+    f = dict(ref.fields)
+    parts = []
+    if "author" in f:
+        parts.append(f["author"] + (f" ({f['year']})." if "year" in f else "."))
+    elif "year" in f:
+        parts.append(f"({f['year']}).")
+    for name in ("article-title", "volume-title", "series-title", "journal-title"):
+        if name in f:
+            parts.append(f[name].rstrip(".") + ".")
+    loc = ", ".join(x for x in (
+        f"vol. {f['volume']}" if "volume" in f else "", f"no. {f['issue']}" if "issue" in f else "",
+        f"p. {f['first-page']}" if "first-page" in f else "", f"ed. {f['edition']}" if "edition" in f else "",
+    ) if x)
+    if loc:
+        parts.append(loc + ".")
+    if ref.doi:
+        parts.append(f"https://doi.org/{ref.doi}")
+    return " ".join(parts) or None
+
+
+def cited_node(work: Work, ref: Reference, ctx: Context) -> str:
+    """The cited work's IRI: its DOI IRI when known, else one minted for this reference."""
+    if ref.doi:
+        return ctx.minter.doi(ref.doi)
+    return ctx.minter.part(work.doi, "reference", str(ref.index), "cited")
+
+
+def map_references(work: Work, ctx: Context) -> list[Triple]:
+    s = ctx.minter.doi(work.doi)
+    out: list[Triple] = []
+    for ref in work.references:
+        node = ctx.minter.part(work.doi, "reference", str(ref.index))
+        cited = cited_node(work, ref, ctx)
+        out += [
+            (s, FRBR.part, node),
+            (node, RDF.type, BIRO.BibliographicReference),
+            (node, KG.position, lit(str(ref.index), XSD_POSINT)),
+            (node, BIRO.references, cited),
+            (s, CITO.cites, cited),
+            (s, SDO.citation, cited),
+            (cited, RDF.type, FABIO.Expression),
+            (cited, RDF.type, SDO.CreativeWork),
+        ]
+        if ref.key is not None:
+            out.append((node, KG.referenceKey, lit(ref.key)))
+        text = ref.unstructured or render(ref)
+        add_str(out, node, C4O.hasContent, text)
+        for name, value in ref.fields:
+            out.append((node, FIELD_PROPERTIES[name], lit(value)))
+        if ref.doi:
+            add_str(out, node, KG.doiAssertedBy, ref.doi_asserted_by)
+    return out

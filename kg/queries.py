@@ -1,0 +1,228 @@
+"""Stored SPARQL queries: ``.rq`` files with a ``#+ key: value`` header, typed parameters, rendered results.
+
+Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``NAME TYPE [= DEFAULT] text``,
+TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns).
+Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
+at the start of the WHERE clause; the text of a value never becomes query syntax.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from .errors import QueryError
+from .resources import queries_dir
+from .terms import XSD_DATE, XSD_INTEGER, is_valid_iri, lit
+
+PARAM_TYPES = ("iri", "string", "integer", "date")
+_HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>\S+)(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: str | None
+    description: str
+
+    @property
+    def var(self) -> str:
+        return self.name.replace("-", "_")
+
+
+@dataclass(frozen=True)
+class StoredQuery:
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    returns: tuple[str, ...]
+    text: str
+    path: Path
+
+
+def parse_query_file(path: Path) -> StoredQuery:
+    """Read a ``.rq`` file and its header; a malformed header is a QueryError naming file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise QueryError(f"{path}: cannot be read ({e}); check the path") from None
+    meta: dict[str, str] = {}
+    params: list[Param] = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.startswith("#+"):
+            if line.strip() and not line.lstrip().startswith("#"):
+                break
+            continue
+        m = _HEADER.match(line)
+        if not m:
+            raise QueryError(f"{path}:{lineno}: malformed header line {line!r}; write '#+ key: value'")
+        key, value = m.group(1).lower(), m.group(2)
+        if key == "param":
+            pm = _PARAM.match(value)
+            if not pm or pm.group("type") not in PARAM_TYPES:
+                raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write "
+                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}")
+            if pm.group("default") is None:
+                raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
+                                 "give one with '= DEFAULT' so the query runs bare")
+            default = pm.group("default")
+            if default.startswith('"'):
+                default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip())
+            try:
+                bind_term(param, default)
+            except QueryError as e:
+                raise QueryError(f"{path}:{lineno}: default of {param.name!r} is invalid ({e})") from None
+            params.append(param)
+        elif key in ("name", "description", "returns"):
+            if key in meta:
+                raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
+            meta[key] = value
+        else:
+            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns")
+    for key in ("name", "description", "returns"):
+        if not meta.get(key):
+            raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
+    if not _NAME.match(meta["name"]) or meta["name"] != path.stem:
+        raise QueryError(f"{path}: header name {meta['name']!r} must be kebab-case and equal the file name")
+    return StoredQuery(meta["name"], meta["description"], tuple(params), tuple(meta["returns"].split()), text, path)
+
+
+def stored_queries() -> dict[str, StoredQuery]:
+    """Every stored query in queries/, by name."""
+    return {p.stem: parse_query_file(p) for p in sorted(queries_dir().glob("*.rq"))}
+
+
+def find_query(name_or_file: str) -> StoredQuery:
+    """A stored query by name, or a ``.rq`` file by path."""
+    p = Path(name_or_file)
+    if name_or_file.endswith(".rq") or p.is_file():
+        if not p.is_file():
+            raise QueryError(f"{name_or_file}: no such query file; check the path")
+        return parse_query_file(p)
+    path = queries_dir() / f"{name_or_file}.rq"
+    if not path.is_file():
+        known = ", ".join(sorted(q.stem for q in queries_dir().glob("*.rq")))
+        raise QueryError(f"unknown query {name_or_file!r}; run 'kg queries' to list them ({known})")
+    return parse_query_file(path)
+
+
+def bind_term(param: Param, value: str) -> str:
+    """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped)."""
+    if param.type == "iri":
+        v = value[1:-1] if value.startswith("<") and value.endswith(">") else value
+        if not is_valid_iri(v):
+            raise QueryError(f"--param {param.name}={value!r} is not an absolute IRI")
+        return "<" + v + ">"
+    if param.type == "integer":
+        if not re.fullmatch(r"[+-]?\d+", value.strip()):
+            raise QueryError(f"--param {param.name}={value!r} is not an integer")
+        return lit(str(int(value)), XSD_INTEGER)
+    if param.type == "date":
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+            raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
+        return lit(value.strip(), XSD_DATE)
+    return lit(value)
+
+
+def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
+    """The query text with a VALUES block for every parameter (given value or default)."""
+    known = {p.name: p for p in query.params}
+    for name in values:
+        if name not in known:
+            names = ", ".join(known) or "none"
+            raise QueryError(f"query {query.name!r} has no parameter {name!r}; its parameters: {names}")
+    if not query.params:
+        return query.text
+    vars_ = " ".join(f"?{p.var}" for p in query.params)
+    terms = " ".join(bind_term(p, values.get(p.name, p.default or "")) for p in query.params)
+    block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
+    m = re.search(r"\bWHERE\s*\{", query.text, re.I)
+    if not m:
+        raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
+    return query.text[: m.end()] + block + query.text[m.end():]
+
+
+# ---------------------------------------------------------------- results
+
+Cell = tuple[str, str, str | None, str | None] | None  # (kind uri|literal|bnode, value, datatype, lang)
+
+
+@dataclass
+class Results:
+    columns: list[str]
+    rows: list[list[Cell]]
+    boolean: bool | None = None
+    graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples
+
+
+def cell_text(c: Cell) -> str:
+    return "" if c is None else c[1]
+
+
+def render(res: Results, fmt: str, width: int = 80) -> str:
+    """Results as table (fits ``width`` columns), csv, tsv, json (SPARQL 1.1 JSON results) or markdown."""
+    if res.graph_nt is not None:
+        return res.graph_nt
+    if res.boolean is not None:
+        if fmt == "json":
+            return orjson.dumps({"head": {}, "boolean": res.boolean}).decode() + "\n"
+        return ("true" if res.boolean else "false") + "\n"
+    if fmt == "json":
+        bindings = []
+        for row in res.rows:
+            b = {}
+            for col, c in zip(res.columns, row):
+                if c is None:
+                    continue
+                kind, value, dt, lang = c
+                entry: dict[str, str] = {"type": kind, "value": value}
+                if dt:
+                    entry["datatype"] = dt
+                if lang:
+                    entry["xml:lang"] = lang
+                b[col] = entry
+            bindings.append(b)
+        doc = {"head": {"vars": res.columns}, "results": {"bindings": bindings}}
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+    texts = [[cell_text(c) for c in row] for row in res.rows]
+    if fmt in ("csv", "tsv"):
+        buf = io.StringIO()
+        w = csv.writer(buf, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
+        w.writerow(res.columns)
+        w.writerows([[t.replace("\t", " ").replace("\n", " ") if fmt == "tsv" else t for t in r] for r in texts])
+        return buf.getvalue()
+    flat = [[t.replace("\n", " ") for t in r] for r in texts]
+    if fmt == "markdown":
+        esc = [[t.replace("|", "\\|") for t in r] for r in flat]
+        out = ["| " + " | ".join(res.columns) + " |", "|" + "---|" * len(res.columns)]
+        out += ["| " + " | ".join(r) + " |" for r in esc]
+        return "\n".join(out) + "\n"
+    return _table(res.columns, flat, width)
+
+
+def _table(columns: list[str], rows: list[list[str]], width: int) -> str:
+    if not columns:
+        return "(no columns)\n"
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(columns)]
+    budget = max(width - 2 * (len(columns) - 1), len(columns) * 4)
+    while sum(widths) > budget:
+        i = widths.index(max(widths))
+        widths[i] -= 1
+    def fit(text: str, w: int) -> str:
+        return text if len(text) <= w else text[: max(w - 1, 0)] + "…"
+    lines = ["  ".join(fit(c, w).ljust(w) for c, w in zip(columns, widths)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append("  ".join(fit(t, w).ljust(w) for t, w in zip(r, widths)).rstrip())
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines) + "\n"

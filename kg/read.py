@@ -1,0 +1,164 @@
+"""Files, directories, JSON Lines, .gz, API envelopes and list responses -> raw work records.
+
+``iter_records(paths)`` yields ``(Source, raw_work)`` pairs and ``InputError``s (one per unusable file
+or record) in a deterministic order, so a bad record never stops the good ones.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .errors import InputError
+from .model import Source
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path]]:
+    """Each input as given, directories walked recursively in sorted order (hidden entries skipped)."""
+    for given in inputs:
+        p = Path(given)
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    if not name.startswith("."):
+                        yield os.path.join(root, name), Path(root) / name
+        else:
+            yield given, p
+
+
+def _position(text: bytes, pos: int) -> tuple[int, int]:
+    line = text.count(b"\n", 0, pos) + 1
+    col = pos - (text.rfind(b"\n", 0, pos) + 1) + 1
+    return line, col
+
+
+def _json_error(shown: str, data: bytes, err: Exception, base_line: int = 0) -> InputError:
+    pos = getattr(err, "pos", None)
+    msg = str(err).split(":")[0].strip() or "invalid JSON"
+    if isinstance(pos, int):
+        line, col = _position(data, pos)
+        return InputError(f"{shown}: line {line + base_line}, column {col}", f"invalid JSON ({msg})",
+                          "fix the file or leave it out")
+    return InputError(shown, f"invalid JSON ({msg})", "fix the file or leave it out")
+
+
+def unwrap(doc: Any) -> tuple[list[Any], str] | None:
+    """The work objects inside one parsed JSON value and how to name them ("item" or ""), or None."""
+    if isinstance(doc, list):
+        return doc, "item"
+    if not isinstance(doc, dict):
+        return None
+    mtype = doc.get("message-type")
+    message = doc.get("message")
+    if mtype == "work" and isinstance(message, dict):
+        return [message], ""
+    if mtype == "work-list" and isinstance(message, dict) and isinstance(message.get("items"), list):
+        return message["items"], "item"
+    if "message" in doc and isinstance(message, dict) and "DOI" in message:
+        return [message], ""
+    if isinstance(doc.get("items"), list) and "DOI" not in doc:
+        return doc["items"], "item"
+    return [doc], ""
+
+
+def _inner(item: Any) -> Any:
+    """A list element or JSON line may itself be a /works response: take its message."""
+    if isinstance(item, dict) and item.get("message-type") == "work" and isinstance(item.get("message"), dict):
+        return item["message"]
+    return item
+
+
+def read_bytes(shown: str, path: Path) -> tuple[bytes, str]:
+    """The file's (decompressed) bytes and the sha256 of its bytes as stored."""
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise InputError(shown, "is a directory that could not be walked", "check the path") from None
+    except FileNotFoundError:
+        raise InputError(shown, "does not exist", "check the path") from None
+    except OSError as e:
+        raise InputError(shown, f"cannot be read ({e.strerror or e})", "check the path and its permissions") from None
+    digest = hashlib.sha256(raw).hexdigest()
+    if raw[:2] == GZIP_MAGIC:
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as e:
+            raise InputError(shown, f"is not a readable gzip file ({e})", "re-download or re-compress it") from None
+    return raw, digest
+
+
+def iter_file(shown: str, path: Path) -> Iterator[tuple[Source, Any] | InputError]:
+    """Every work record of one file (single JSON document or JSON Lines), errors as values."""
+    try:
+        data, digest = read_bytes(shown, path)
+    except InputError as e:
+        yield e
+        return
+    if data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    if not data.strip():
+        yield InputError(shown, "is empty", "leave it out or give a Crossref JSON file")
+        return
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as whole_err:
+        first_end = data.find(b"\n")
+        lines_mode = False
+        if 0 <= first_end < len(data.rstrip()):
+            try:
+                orjson.loads(data[:first_end])
+                lines_mode = True
+            except orjson.JSONDecodeError:
+                lines_mode = False
+        if not lines_mode:
+            yield _json_error(shown, data, whole_err)
+            return
+        yield from _iter_lines(shown, data, digest)
+        return
+    found = unwrap(doc)
+    if found is None:
+        yield InputError(shown, "holds JSON that is not a Crossref work, response or list", "leave it out")
+        return
+    items, naming = found
+    if not items and naming:
+        return
+    for i, item in enumerate(items, start=1):
+        yield Source(shown, digest, f"{naming} {i}" if naming else ""), _inner(item)
+
+
+def _iter_lines(shown: str, data: bytes, digest: str) -> Iterator[tuple[Source, Any] | InputError]:
+    for lineno, line in enumerate(data.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = orjson.loads(line)
+        except orjson.JSONDecodeError as e:
+            pos = getattr(e, "pos", None)
+            col = f", column {pos + 1}" if isinstance(pos, int) else ""
+            msg = str(e).split(":")[0].strip() or "invalid JSON"
+            yield InputError(f"{shown}: line {lineno}{col}", f"invalid JSON ({msg})", "fix the line or leave it out")
+            continue
+        found = unwrap(doc)
+        if found is None:
+            yield InputError(f"{shown}: line {lineno}", "is not a Crossref work, response or list", "leave it out")
+            continue
+        items, naming = found
+        for i, item in enumerate(items, start=1):
+            loc = f"line {lineno}" + (f" item {i}" if naming else "")
+            yield Source(shown, digest, loc), _inner(item)
+
+
+def iter_records(inputs: Iterable[str]) -> Iterator[tuple[Source, Any] | InputError]:
+    """All records of all inputs, in input order then file order."""
+    for shown, path in expand_paths(inputs):
+        yield from iter_file(shown, path)

@@ -1,0 +1,102 @@
+"""RDF terms as N-Triples tokens: the one text form every stage of the pipeline shares.
+
+An IRI is the string ``<iri>``; a literal is ``"lexical"``, ``"lexical"^^<datatype>`` or
+``"lexical"@lang``. Mappers build triples of such tokens, the sorter orders their lines, and
+the exporters re-group them. Example: ``lit("2025", XSD_GYEAR)`` -> ``"2025"^^<...#gYear>``.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pyoxigraph
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+XSD_STRING = f"<{XSD}string>"
+XSD_INTEGER = f"<{XSD}integer>"
+XSD_NONNEG = f"<{XSD}nonNegativeInteger>"
+XSD_POSINT = f"<{XSD}positiveInteger>"
+XSD_BOOLEAN = f"<{XSD}boolean>"
+XSD_DATE = f"<{XSD}date>"
+XSD_GYEARMONTH = f"<{XSD}gYearMonth>"
+XSD_GYEAR = f"<{XSD}gYear>"
+XSD_DATETIME = f"<{XSD}dateTime>"
+XSD_ANYURI = f"<{XSD}anyURI>"
+XSD_LANGUAGE = f"<{XSD}language>"
+XSD_DECIMAL = f"<{XSD}decimal>"
+
+_ESC = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"})
+# Characters that may never stand in an IRIREF, plus '%' handled separately by callers.
+_IRI_UNSAFE = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+
+
+def lit(value: str, datatype: str | None = None) -> str:
+    """A literal token; ``datatype`` is an IRI token, None or xsd:string give a plain literal."""
+    body = '"' + value.translate(_ESC) + '"'
+    if datatype is None or datatype == XSD_STRING:
+        return body
+    return body + "^^" + datatype
+
+
+def lang_lit(value: str, lang: str) -> str:
+    """A language-tagged literal token (tag lower-cased, as canonical N-Triples wants)."""
+    return '"' + value.translate(_ESC) + '"@' + lang.lower()
+
+
+def integer(n: int) -> str:
+    """An xsd:integer literal token."""
+    return f'"{n}"^^{XSD_INTEGER}'
+
+
+def boolean(b: bool) -> str:
+    """An xsd:boolean literal token."""
+    return f'"{"true" if b else "false"}"^^{XSD_BOOLEAN}'
+
+
+def _encode_unsafe(text: str) -> str:
+    return _IRI_UNSAFE.sub(lambda m: "%{:02X}".format(ord(m.group())), text)
+
+
+def is_valid_iri(iri: str) -> bool:
+    """True when ``iri`` is an absolute IRI that RDF parsers accept (checked by Oxigraph's RFC 3987 parser)."""
+    try:
+        pyoxigraph.NamedNode(iri)
+    except ValueError:
+        return False
+    return True
+
+
+def iri(value: str) -> str:
+    """An IRI token for an IRI the caller built and knows is valid."""
+    return "<" + value + ">"
+
+
+def iri_from_url(url: str) -> str | None:
+    """An IRI token for a URL found in data, percent-encoding what an IRI may not hold; None if it is no IRI.
+
+    Example: ``iri_from_url("https://x.org/a b")`` -> ``<https://x.org/a%20b>``.
+    """
+    url = url.strip()
+    if not url or ":" not in url:
+        return None
+    candidate = _encode_unsafe(url)
+    if is_valid_iri(candidate):
+        return "<" + candidate + ">"
+    candidate = quote(url, safe="!#$&'()*+,/:;=?@[]~%")
+    if is_valid_iri(candidate):
+        return "<" + candidate + ">"
+    return None
+
+
+def encode_segment(text: str) -> str:
+    """Percent-encode ``text`` for use inside a minted IRI path (keeps '/' and IRI-safe characters).
+
+    Example: ``encode_segment("10.1002/(SICI)<x>#1")`` -> ``10.1002/(SICI)%3Cx%3E%231``.
+    """
+    return quote(text, safe="/!$&'()*+,;=:@-._~")
+
+
+def token_value(token: str) -> str:
+    """The IRI of an IRI token (``<x>`` -> ``x``)."""
+    return token[1:-1]

@@ -1,0 +1,171 @@
+"""Closed vocabulary namespaces: the only place term IRIs are written.
+
+Each attribute is an IRI token (``SDO.name`` -> ``<https://schema.org/name>``); an unknown name raises
+``AttributeError``, so a typo fails at import or test time instead of emitting an undefined term.
+Terms whose local name is not a Python identifier are reached with ``ns["copy-editor"]``.
+"""
+
+from __future__ import annotations
+
+
+class ClosedNamespace:
+    """A namespace that knows its terms; ``ns.term`` or ``ns["term"]`` gives the IRI token."""
+
+    def __init__(self, base: str, terms: str) -> None:
+        self._base = base
+        self._terms = {t: f"<{base}{t}>" for t in terms.split()}
+
+    @property
+    def base(self) -> str:
+        return self._base
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._terms[name]
+        except KeyError:
+            raise AttributeError(f"{self._base}{name} is not a term of this closed namespace") from None
+
+    def __getitem__(self, name: str) -> str:
+        try:
+            return self._terms[name]
+        except KeyError:
+            raise KeyError(f"{self._base}{name} is not a term of this closed namespace") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._terms
+
+    def terms(self) -> list[str]:
+        """Every term's full IRI (for the vocabulary tests)."""
+        return [v[1:-1] for v in self._terms.values()]
+
+
+RDF = ClosedNamespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "type")
+RDFS = ClosedNamespace("http://www.w3.org/2000/01/rdf-schema#", "label comment")
+OWL = ClosedNamespace("http://www.w3.org/2002/07/owl#", "sameAs")
+
+SDO = ClosedNamespace(
+    "https://schema.org/",
+    """
+    Article Book BookSeries Chapter CreativeWork CreativeWorkSeries Dataset Event Grant MediaObject
+    MonetaryAmount MonetaryGrant Organization Periodical Person PropertyValue PublicationIssue
+    PublicationVolume Report Review ScholarlyArticle SoftwareApplication Thesis WebPage Role
+    DefinedTerm Collection
+    name alternateName headline alternativeHeadline abstract author editor translator contributor
+    creator publisher sourceOrganization affiliation givenName familyName honorificSuffix
+    datePublished dateCreated dateModified startDate endDate sameAs url identifier propertyID value
+    isPartOf hasPart issn isbn volumeNumber issueNumber pagination pageStart pageEnd bookEdition
+    inLanguage keywords license funder funding fundedItem amount currency sponsor location
+    recordedIn workFeatured citation associatedMedia contentUrl encodingFormat inSupportOf
+    softwareVersion applicationCategory position description about numberOfPages
+    """,
+)
+FABIO = ClosedNamespace(
+    "http://purl.org/spar/fabio/",
+    """
+    Expression Work JournalArticle ProceedingsPaper BookChapter Book Chapter Preprint Manuscript
+    DataFile Dataset ReportDocument Report Thesis ReferenceEntry ReferenceBook Journal JournalVolume
+    JournalIssue AcademicProceedings BookSeries Series Database SupplementaryInformationFile
+    SpecificationDocument TechnicalStandard Review Letter WebContent ComputerProgram Software
+    Entry BookSet WorkingPaper
+    hasSubtitle hasShortTitle hasTranslatedTitle hasPublicationYear hasURL hasElectronicArticleIdentifier
+    hasDepositDate hasCorrectionDate hasDecisionDate dateLastUpdated hasSequenceIdentifier
+    hasPlaceOfPublication hasSubjectTerm hasStandardNumber hasIssnL hasArXivId
+    """,
+)
+PRISM = ClosedNamespace(
+    "http://prismstandard.org/namespaces/basic/2.0/",
+    """
+    doi issn eIssn isbn volume issueIdentifier pageRange startingPage endingPage publicationDate
+    edition keyword alternateTitle versionIdentifier
+    """,
+)
+CITO = ClosedNamespace("http://purl.org/spar/cito/", "cites isCitedBy Citation hasCitingEntity hasCitedEntity")
+BIRO = ClosedNamespace("http://purl.org/spar/biro/", "BibliographicReference ReferenceList references isReferencedBy")
+C4O = ClosedNamespace("http://purl.org/spar/c4o/", "hasContent")
+FRBR = ClosedNamespace(
+    "http://purl.org/vocab/frbr/core#", "realization realizationOf partOf part Endeavour Expression"
+)
+PRO = ClosedNamespace(
+    "http://purl.org/spar/pro/",
+    """
+    RoleInTime withRole isHeldBy holdsRoleInTime relatesToDocument isDocumentContextFor
+    relatesToOrganization author editor translator contributor peer-reviewer
+    """,
+)
+FRAPO = ClosedNamespace(
+    "http://purl.org/cerif/frapo/",
+    """
+    Grant FundingAgency isFundedBy funds isAwardedBy awards hasGrantNumber hasFunderIdentifier
+    hasFundingAgency hasORCID hasStartDate hasEndDate hasAcronym hasMonetaryValue hasCurrencyCode
+    """,
+)
+DATACITE = ClosedNamespace(
+    "http://purl.org/spar/datacite/",
+    "hasIdentifier usesIdentifierScheme Identifier ror isni fundref wikidata orcid doi url other",
+)
+LITERAL = ClosedNamespace("http://www.essepuntato.it/2010/06/literalreification/", "hasLiteralValue")
+DCTERMS = ClosedNamespace(
+    "http://purl.org/dc/terms/",
+    """
+    title abstract language created issued modified dateAccepted dateSubmitted license publisher
+    identifier relation subject source isPartOf hasPart creator contributor available
+    """,
+)
+PROV = ClosedNamespace(
+    "http://www.w3.org/ns/prov#",
+    "Entity SoftwareAgent wasDerivedFrom wasAttributedTo atLocation value",
+)
+FOAF = ClosedNamespace("http://xmlns.com/foaf/0.1/", "Person Organization Agent")
+SKOS = ClosedNamespace(
+    "http://www.w3.org/2004/02/skos/core#",
+    "Concept ConceptScheme prefLabel altLabel broader narrower inScheme hasTopConcept topConceptOf definition notation",
+)
+KG = ClosedNamespace(
+    "https://w3id.org/crossref-kg/ontology#",
+    """
+    SourceFile LicenseStatement Link Assertion Relation Update ClinicalTrialRegistration
+    crossrefType crossrefSubtype position sequence orcidAuthenticated sourcePath sha256 recordLine
+    originalTitle referenceCount citedByCount contentDomain crossmarkRestriction updatePolicy
+    contentVersion intendedApplication delayInDays licenseDocument hasLicenseStatement hasLink
+    hasAssertion assertionName assertionGroup assertionGroupLabel assertionOrder assertionExplanation
+    hasRelation relationType relatedIdentifier relatedIdentifierType assertedBy hasUpdate updateType
+    updateOf updateDate recordCreated recordDeposited recordIndexed publishedPrint publishedOnline
+    postedDate approvedDate acceptedDate contentCreated contentUpdated awardStart awardEnd
+    referenceKey doiAssertedBy citedArticleTitle citedAuthor citedYear citedVolume citedIssue
+    citedFirstPage citedJournalTitle citedVolumeTitle citedSeriesTitle citedEdition citedComponent
+    citedStandardDesignator citedStandardsBody citedISSN citedISBN citedISSNType citedISBNType
+    archive groupTitle partNumber componentNumber articleNumber alternativeId clinicalTrialNumber
+    trialRegistry trialStage degree crossrefMember doiPrefix roleName affiliationIdType
+    hasClinicalTrial freeToReadStart freeToReadEnd reviewType reviewRecommendation reviewRound
+    reviewStage reviewRunningNumber reviewCompetingInterest reviewLanguage isbnType issnType
+    fundingScheme fundingType fundingShare place department hasReference
+    """,
+)
+
+PREFIXES: dict[str, str] = {
+    "rdf": RDF.base,
+    "rdfs": RDFS.base,
+    "owl": OWL.base,
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "schema": SDO.base,
+    "fabio": FABIO.base,
+    "prism": PRISM.base,
+    "cito": CITO.base,
+    "biro": BIRO.base,
+    "c4o": C4O.base,
+    "frbr": FRBR.base,
+    "pro": PRO.base,
+    "frapo": FRAPO.base,
+    "datacite": DATACITE.base,
+    "literal": LITERAL.base,
+    "dcterms": DCTERMS.base,
+    "prov": PROV.base,
+    "foaf": FOAF.base,
+    "skos": SKOS.base,
+    "kg": KG.base,
+}
+
+ALL_NAMESPACES = [RDF, RDFS, OWL, SDO, FABIO, PRISM, CITO, BIRO, C4O, FRBR, PRO, FRAPO, DATACITE,
+                  LITERAL, DCTERMS, PROV, FOAF, SKOS, KG]
