@@ -31,6 +31,8 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     """Build the graph of ``inputs``, write the workspace graph and, if asked, an export."""
     ctx = Context.create(base)
     result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem)
+    if result.report.records == 0:
+        return result
     out_fmt = export.resolve_format(fmt, output) if output else None
     export.write(result.lines, "nquads", str(workspace_graph()))
     if output and out_fmt:

@@ -18,7 +18,7 @@ from .map import map_work
 from .map.context import Context
 from .model import Source, Work
 from .normalize import normalize
-from .read import iter_records
+from .read import Ignored, iter_records
 
 
 @dataclass
@@ -73,6 +73,9 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
             raise StrictStop(line)
 
     for item in iter_records(inputs):
+        if isinstance(item, Ignored):
+            report.notes.append(str(item))
+            continue
         if isinstance(item, InputError):
             report.skipped += 1
             problem("error", str(item))

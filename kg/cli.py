@@ -78,18 +78,19 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     except ValueError as e:
         raise Fail(str(e)) from None
     r = result.report
+    if r.records == 0:
+        raise Fail(f"no usable records in {', '.join(inputs) or 'seeds'}; nothing was written")
     if not quiet:
         for note in r.notes:
             click.echo(f"note: {note}", err=True)
+        works = r.records - r.merged
         click.echo(
-            f"built {r.records - r.merged} works from {r.records} records ({r.skipped} skipped, "
-            f"{r.merged} merged, {len(r.warnings)} warnings): {result.triples} triples "
+            f"built {works} work{'s' if works != 1 else ''} from {r.records} record{'s' if r.records != 1 else ''}"
+            f" ({r.skipped} skipped, {r.merged} merged, {len(r.warnings)} warnings): {result.triples} triples "
             f"in {time.perf_counter() - started:.2f} s -> {api.workspace_graph()}"
             + (f", {output}" if output and output != "-" else ""),
             err=True,
         )
-    if r.records == 0 and r.skipped == 0:
-        raise Fail(f"no records found in {', '.join(inputs) or 'seeds'}; give Crossref JSON files or folders")
     sys.exit(1 if r.skipped else 0)
 
 

@@ -147,7 +147,7 @@ def _turtle_body(triples: Iterable[tuple[str, str, str]], px: Prefixer, indent: 
         items.sort(key=lambda t: (t[1] != RDF_TYPE, t[1], t[2]))
         parts = []
         for p, pg in groupby(items, key=lambda t: t[1]):
-            objs = ", ".join(px.turtle_term(t[2]) for t in pg)
+            objs = f",\n{indent}        ".join(px.turtle_term(t[2]) for t in pg)
             parts.append(f"{'a' if p == RDF_TYPE else px.turtle_term(p)} {objs}")
         sep = f" ;\n{indent}    "
         yield f"{indent}{px.turtle_term(s)}\n{indent}    {sep.join(parts)} .\n\n"
@@ -259,6 +259,9 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
             fh.flush()

@@ -33,8 +33,9 @@ class Source:
     locator: str  # "line 3", "item 2" or "" for a single-record file
 
     def where(self, doi: str | None = None) -> str:
-        record = doi or self.locator or "record"
-        return f"{self.path}: {record}"
+        """``path: DOI`` (or ``path: line N`` before the DOI is known, or just ``path``)."""
+        record = doi or self.locator
+        return f"{self.path}: {record}" if record else self.path
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,17 +250,18 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
     """One raw Crossref work object -> (Work, warnings). Raises InputError when the record is unusable."""
     where = source.where()
     if not isinstance(raw, dict):
-        raise InputError(where, f"is {_kind(raw)}, not a Crossref work object", "give /works/{doi} JSON")
+        raise InputError(where, f"is {_kind(raw)}, not a Crossref work object", "leave it out")
     if "DOI" not in raw:
-        what = "has no DOI" if looks_like_work(raw) or raw.get("type") else "is not a Crossref work (no DOI field)"
-        raise InputError(where, what, "every work needs a DOI; fix or remove the record")
+        if looks_like_work(raw) or "type" in raw or "title" in raw:
+            raise InputError(where, "DOI is missing", "every work needs one; add it or leave the record out")
+        raise InputError(where, "is not a Crossref work (no DOI, type or title field)", "leave it out")
     doi_raw = raw["DOI"]
     if not isinstance(doi_raw, str):
-        raise InputError(where, f"DOI should be a string, got {_kind(doi_raw)}", "fix or remove the record")
+        raise InputError(where, f"DOI should be a string, got {_kind(doi_raw)}", "fix it or leave the record out")
     doi = normalize_doi(doi_raw)
     if doi is None:
         raise InputError(where, f'DOI "{_clip(doi_raw)}" is malformed (expected 10.NNNN/suffix)',
-                         "fix or remove the record")
+                         "fix it or leave the record out")
     f = _Fields(raw, source.where(doi))
     wtype = f.str_(raw, "type", "type")
     if wtype is None:

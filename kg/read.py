@@ -22,8 +22,8 @@ from .model import Source
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path]]:
-    """Each input as given, directories walked recursively in sorted order (hidden entries skipped)."""
+def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path, bool]]:
+    """Each input as given (explicit=True), directories walked recursively in sorted order (hidden skipped)."""
     for given in inputs:
         p = Path(given)
         if p.is_dir():
@@ -31,9 +31,9 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path]]:
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
                     if not name.startswith("."):
-                        yield os.path.join(root, name), Path(root) / name
+                        yield os.path.join(root, name), Path(root) / name, False
         else:
-            yield given, p
+            yield given, p, True
 
 
 def _position(text: bytes, pos: int) -> tuple[int, int]:
@@ -97,7 +97,11 @@ def read_bytes(shown: str, path: Path) -> tuple[bytes, str]:
     return raw, digest
 
 
-def iter_file(shown: str, path: Path) -> Iterator[tuple[Source, Any] | InputError]:
+class Ignored(str):
+    """A file met while walking a folder that holds no JSON at all (a README, say): noted, not an error."""
+
+
+def iter_file(shown: str, path: Path, explicit: bool = True) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
     """Every work record of one file (single JSON document or JSON Lines), errors as values."""
     try:
         data, digest = read_bytes(shown, path)
@@ -106,6 +110,9 @@ def iter_file(shown: str, path: Path) -> Iterator[tuple[Source, Any] | InputErro
         return
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
+    if not explicit and data.lstrip()[:1] not in (b"{", b"["):
+        yield Ignored(f"{shown}: not JSON, ignored while reading the folder")
+        return
     if not data.strip():
         yield InputError(shown, "is empty", "leave it out or give a Crossref JSON file")
         return
@@ -158,7 +165,7 @@ def _iter_lines(shown: str, data: bytes, digest: str) -> Iterator[tuple[Source, 
             yield Source(shown, digest, loc), _inner(item)
 
 
-def iter_records(inputs: Iterable[str]) -> Iterator[tuple[Source, Any] | InputError]:
+def iter_records(inputs: Iterable[str]) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
     """All records of all inputs, in input order then file order."""
-    for shown, path in expand_paths(inputs):
-        yield from iter_file(shown, path)
+    for shown, path, explicit in expand_paths(inputs):
+        yield from iter_file(shown, path, explicit)

@@ -51,7 +51,7 @@ SDO = ClosedNamespace(
     Article Book BookSeries Chapter CreativeWork CreativeWorkSeries Dataset Event Grant MediaObject
     MonetaryAmount MonetaryGrant Organization Periodical Person PropertyValue PublicationIssue
     PublicationVolume Report Review ScholarlyArticle SoftwareApplication Thesis WebPage Role
-    DefinedTerm Collection
+    DefinedTerm Collection BlogPosting DataCatalog
     name alternateName headline alternativeHeadline abstract author editor translator contributor
     creator publisher sourceOrganization affiliation givenName familyName honorificSuffix
     datePublished dateCreated dateModified startDate endDate sameAs url identifier propertyID value
@@ -125,22 +125,22 @@ SKOS = ClosedNamespace(
 KG = ClosedNamespace(
     "https://w3id.org/crossref-kg/ontology#",
     """
-    SourceFile LicenseStatement Link Assertion Relation Update ClinicalTrialRegistration
+    SourceFile LicenseStatement Assertion Relation Update ClinicalTrialRegistration
     crossrefType crossrefSubtype position sequence orcidAuthenticated sourcePath sha256 recordLine
     originalTitle referenceCount citedByCount contentDomain crossmarkRestriction updatePolicy
-    contentVersion intendedApplication delayInDays licenseDocument hasLicenseStatement hasLink
+    contentVersion intendedApplication delayInDays licenseDocument hasLicenseStatement
     hasAssertion assertionName assertionGroup assertionGroupLabel assertionOrder assertionExplanation
     hasRelation relationType relatedIdentifier relatedIdentifierType assertedBy hasUpdate updateType
     updateOf updateDate recordCreated recordDeposited recordIndexed publishedPrint publishedOnline
-    postedDate approvedDate acceptedDate contentCreated contentUpdated awardStart awardEnd
+    postedDate approvedDate contentCreated contentUpdated awardStart awardEnd
     referenceKey doiAssertedBy citedArticleTitle citedAuthor citedYear citedVolume citedIssue
     citedFirstPage citedJournalTitle citedVolumeTitle citedSeriesTitle citedEdition citedComponent
     citedStandardDesignator citedStandardsBody citedISSN citedISBN citedISSNType citedISBNType
-    archive groupTitle partNumber componentNumber articleNumber alternativeId clinicalTrialNumber
-    trialRegistry trialStage degree crossrefMember doiPrefix roleName affiliationIdType
+    archive groupTitle partNumber componentNumber clinicalTrialNumber
+    trialRegistry trialStage crossrefMember doiPrefix roleName
     hasClinicalTrial freeToReadStart freeToReadEnd reviewType reviewRecommendation reviewRound
-    reviewStage reviewRunningNumber reviewCompetingInterest reviewLanguage isbnType issnType
-    fundingScheme fundingType fundingShare place department hasReference
+    reviewStage reviewRunningNumber reviewCompetingInterest reviewLanguage
+    fundingScheme fundingType fundingShare place department
     """,
 )
 
