@@ -6,13 +6,15 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import pyoxigraph
+
 from . import export
 from .build import BuildResult, build_graph
 from .errors import InputError, KgError
 from .ids import DEFAULT_BASE
 from .map.context import Context
 from .queries import Results, bound_text, find_query
-from .store import load_store, run_query
+from .store import load_store, rdf_format, run_query
 
 WORKSPACE_ENV = "KG_HOME"
 
@@ -47,12 +49,17 @@ def read_graph_lines(path: Path) -> list[str]:
             return sorted(set(path.read_text(encoding="utf-8").splitlines(keepends=True)))
         except (OSError, UnicodeDecodeError) as e:
             raise InputError(str(path), f"cannot be read ({e})", "rebuild it with 'kg build'") from None
-    store = load_store([path])
     default = "<urn:x-crossref-kg:default>"
     lines = set()
-    for q in store:
-        g = default if q.graph_name is None or str(q.graph_name) == "DEFAULT" else str(q.graph_name)
-        lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+    try:
+        for q in pyoxigraph.parse(path=str(path), format=rdf_format(path)):
+            g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
+            lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+    except FileNotFoundError:
+        raise InputError(str(path), "does not exist", "check the path") from None
+    except (SyntaxError, ValueError, OSError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(str(path), f"is not a readable RDF graph ({first})", "check the file and its format") from None
     return sorted(lines)
 
 

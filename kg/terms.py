@@ -15,8 +15,8 @@ import pyoxigraph
 XSD = "http://www.w3.org/2001/XMLSchema#"
 XSD_STRING = f"<{XSD}string>"
 XSD_INTEGER = f"<{XSD}integer>"
-XSD_NONNEG = f"<{XSD}nonNegativeInteger>"
-XSD_POSINT = f"<{XSD}positiveInteger>"
+XSD_INTEGER = f"<{XSD}nonNegativeInteger>"
+XSD_INTEGER = f"<{XSD}positiveInteger>"
 XSD_BOOLEAN = f"<{XSD}boolean>"
 XSD_DATE = f"<{XSD}date>"
 XSD_GYEARMONTH = f"<{XSD}gYearMonth>"
@@ -47,6 +47,17 @@ def lang_lit(value: str, lang: str) -> str:
 def integer(n: int) -> str:
     """An xsd:integer literal token."""
     return f'"{n}"^^{XSD_INTEGER}'
+
+
+def decimal(text: str) -> str | None:
+    """An xsd:decimal literal token in canonical form ("1000.50" -> "1000.5"); None when not a decimal."""
+    m = re.fullmatch(r"\s*([+-]?)(\d*)(?:\.(\d*))?\s*", text)
+    if not m or not (m.group(2) or m.group(3)):
+        return None
+    sign, whole, frac = m.group(1), (m.group(2) or "0").lstrip("0") or "0", (m.group(3) or "").rstrip("0")
+    if whole == "0" and not frac:
+        sign = ""
+    return f'"{"-" if sign == "-" else ""}{whole}{"." + frac if frac else ""}"^^{XSD_DECIMAL}'
 
 
 def boolean(b: bool) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..ids import Minter, name_key
 from ..model import Affiliation, Contributor, Institution, Work
-from ..terms import XSD_POSINT, boolean, iri_from_url, lit
+from ..terms import XSD_INTEGER, boolean, iri_from_url, lit
 from ..vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
@@ -94,7 +94,7 @@ def map_contributors(work: Work, ctx: Context) -> list[Triple]:
             (role, PRO.withRole, PRO_ROLES.get(c.role, PRO.contributor)),
             (role, PRO.isHeldBy, agent),
             (role, PRO.relatesToDocument, s),
-            (role, KG.position, lit(str(c.position), XSD_POSINT)),
+            (role, KG.position, lit(str(c.position), XSD_INTEGER)),
             (role, KG.roleName, lit(c.role)),
             (s, SCHEMA_ROLES.get(c.role, SDO.contributor), agent),
         ]

@@ -8,17 +8,12 @@ work by frapo:isFundedBy and schema:funding.
 
 from __future__ import annotations
 
-import re
-
 from ..ids import Minter, name_key
 from ..model import Funder, Work
-from ..terms import XSD_DECIMAL, lit
+from ..terms import decimal, lit
 from ..vocab import DCTERMS, FRAPO, KG, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
-
-_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
-
 
 def funder_node(m: Minter, f: Funder) -> tuple[str, str, list[Triple]]:
     """(node, key used in grant IRIs, triples) for a funder."""
@@ -54,10 +49,9 @@ def map_funding(work: Work, ctx: Context) -> list[Triple]:
                 out.append((s, SDO.name, lit(title)))
         for d in project.descriptions:
             out.append((s, SDO.description, lit(d)))
-        if project.award_amount and _DECIMAL.match(project.award_amount):
+        if project.award_amount and (value := decimal(project.award_amount)):
             amount = m.part(work.doi, "project", str(pi), "amount")
-            out += [(amount, RDF.type, SDO.MonetaryAmount), (s, SDO.amount, amount),
-                    (amount, SDO.value, lit(project.award_amount, XSD_DECIMAL))]
+            out += [(amount, RDF.type, SDO.MonetaryAmount), (s, SDO.amount, amount), (amount, SDO.value, value)]
             add_str(out, amount, SDO.currency, project.award_currency)
         for fi, funding in enumerate(project.fundings, start=1):
             node, _key, triples = funder_node(m, funding.funder)
@@ -65,8 +59,8 @@ def map_funding(work: Work, ctx: Context) -> list[Triple]:
             out += [(s, FRAPO.isAwardedBy, node), (s, SDO.funder, node)]
             share = m.part(work.doi, "project", str(pi), "funding", str(fi))
             out += [(share, RDF.type, SDO.MonetaryAmount), (share, SDO.funder, node), (s, SDO.amount, share)]
-            if funding.amount and _DECIMAL.match(funding.amount):
-                out.append((share, SDO.value, lit(funding.amount, XSD_DECIMAL)))
+            if funding.amount and (value := decimal(funding.amount)):
+                out.append((share, SDO.value, value))
             add_str(out, share, SDO.currency, funding.currency)
             add_str(out, share, KG.fundingType, funding.funding_type)
             add_str(out, share, KG.fundingScheme, funding.scheme)

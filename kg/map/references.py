@@ -10,7 +10,7 @@ biro:references the cited work: ``https://doi.org/{doi}`` when a DOI is known, e
 from __future__ import annotations
 
 from ..model import Reference, Work
-from ..terms import XSD_POSINT, lit
+from ..terms import XSD_INTEGER, lit
 from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
@@ -66,7 +66,7 @@ def map_references(work: Work, ctx: Context) -> list[Triple]:
         out += [
             (s, FRBR.part, node),
             (node, RDF.type, BIRO.BibliographicReference),
-            (node, KG.position, lit(str(ref.index), XSD_POSINT)),
+            (node, KG.position, lit(str(ref.index), XSD_INTEGER)),
             (node, BIRO.references, cited),
             (s, CITO.cites, cited),
             (s, SDO.citation, cited),

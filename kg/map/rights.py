@@ -8,7 +8,7 @@ content version and delay; link[i] -> a schema:MediaObject ``{base}doi/{doi}/lin
 from __future__ import annotations
 
 from ..model import Work
-from ..terms import XSD_DATETIME, XSD_NONNEG, lit
+from ..terms import XSD_DATETIME, XSD_INTEGER, lit
 from ..vocab import DCTERMS, KG, RDF, SDO
 from .common import Triple, add_str, date_lit, url_obj
 from .context import Context
@@ -28,7 +28,7 @@ def map_rights(work: Work, ctx: Context) -> list[Triple]:
             out.append((node, SDO.startDate, date_lit(lic.start)))
         add_str(out, node, KG.contentVersion, lic.content_version)
         if lic.delay_in_days is not None and lic.delay_in_days >= 0:
-            out.append((node, KG.delayInDays, lit(str(lic.delay_in_days), XSD_NONNEG)))
+            out.append((node, KG.delayInDays, lit(str(lic.delay_in_days), XSD_INTEGER)))
     for i, link in enumerate(work.links, start=1):
         node = ctx.minter.part(work.doi, "link", str(i))
         out += [(s, SDO.associatedMedia, node), (node, RDF.type, SDO.MediaObject),

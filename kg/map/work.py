@@ -11,7 +11,7 @@ import re
 
 from ..model import Work
 from ..terms import (
-    XSD_ANYURI, XSD_DATETIME, XSD_LANGUAGE, XSD_NONNEG, boolean, lit,
+    XSD_ANYURI, XSD_DATETIME, XSD_LANGUAGE, XSD_INTEGER, boolean, lit,
 )
 from ..vocab import DCTERMS, FABIO, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit, url_obj, year_lit
@@ -120,9 +120,9 @@ def map_core(work: Work, ctx: Context) -> list[Triple]:
         out.append((s, KG.archive, lit(archive)))
 
     if work.reference_count is not None and work.reference_count >= 0:
-        out.append((s, KG.referenceCount, lit(str(work.reference_count), XSD_NONNEG)))
+        out.append((s, KG.referenceCount, lit(str(work.reference_count), XSD_INTEGER)))
     if work.cited_by_count is not None and work.cited_by_count >= 0:
-        out.append((s, KG.citedByCount, lit(str(work.cited_by_count), XSD_NONNEG)))
+        out.append((s, KG.citedByCount, lit(str(work.cited_by_count), XSD_INTEGER)))
     for domain in work.content_domains:
         out.append((s, KG.contentDomain, lit(domain)))
     if work.crossmark_restriction is not None:
