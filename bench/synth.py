@@ -1035,8 +1035,8 @@ def acm_text(w: Work, commas: bool = True, with_doi: bool = False, arxiv_url: bo
         tail = f"Technical Report {w.number}. {w.publisher}." + (f" {w.url}" if w.url else "")
     else:  # web / tool
         tail = w.url + "."
-        return f"{au}. {y}. {w.title}. {tail}" if au else f"{y}. {w.title}. {tail}"
-    s = f"{au}. {y}. {w.title}. {tail}" if au else f"{y}. {w.title}. {tail}"
+    sep = " " if au.endswith(".") else ". "
+    s = f"{au}{sep}{y}. {w.title}. {tail}" if au else f"{y}. {w.title}. {tail}"
     if with_doi and w.doi:
         s += f" https://doi.org/{w.doi}"
     return s
@@ -1245,7 +1245,7 @@ class Generator:
         self._build_institutions(pr)
         self._build_people(pr)
         self.cited: list[Work | None] = [None] * N_CITED
-        self.cited_cum = zipf_cum(N_CITED, 1.0, 12.0)
+        self.cited_cum = zipf_cum(N_CITED, 1.0, 20.0)
         self.tool_cum = zipf_cum(len(TOOLS), 0.9, 3.0)
         self.tool_work_cache: dict[tuple[int, int], Work] = {}
         # popular ranks hold the well-known tool papers
@@ -1524,7 +1524,7 @@ class Generator:
         x = r.random()
         w.year = YEARS[0] - 20 + int(r.random() ** 0.35 * 32)
         w.year = min(w.year, 2026)
-        w.month = 1 + int(r.random() * 12)
+        w.month = 1 + int(r.random() * (12 if w.year < 2026 else 4))
         w.title = make_title(r)
         na = 1 + weighted(r, NAUTH_CUM)
         if x < 0.44:
@@ -1618,7 +1618,7 @@ class Generator:
         w.title = [name, f"{org} {name}" if not name.startswith(org) else name, f"{name} Documentation",
                    f"{name} User Guide", f"{name}: Official Website"][variant]
         w.url = url
-        w.year = 0
+        w.year = first
         self.tool_work_cache[key] = w
         return w
 
@@ -1883,7 +1883,10 @@ class Generator:
         print_ord = issue_ord + int(rnd() * 60) if (rnd() < 0.6 and typ not in ("posted-content", "dataset")) else None
         created_ord = min((online_ord or issue_ord) - int(rnd() * 10), NOW_ORD - 5)
         deposited_ord = min(created_ord + (int(rnd() * 5) if rnd() < 0.6 else int(rnd() * 500)), NOW_ORD - 2)
-        indexed_ord = min(deposited_ord + int(rnd() * 200), NOW_ORD)
+        if rnd() < 0.85:  # Crossref re-indexes continuously: most "indexed" dates are recent
+            indexed_ord = max(deposited_ord, NOW_ORD - int(rnd() * 200))
+        else:
+            indexed_ord = min(deposited_ord + int(rnd() * 200), NOW_ORD)
         issued_ord = min(x for x in (online_ord, print_ord, issue_ord) if x is not None)
 
         v["indexed"] = stamped(indexed_ord, int(rnd() * 86400), int(rnd() * 1000))
@@ -2011,24 +2014,31 @@ class Generator:
             cc = self.cited_cum
             top = cc[-1]
             tries = 0
-            while len(items) < n_pool and tries < n_pool * 4:
+            cited_work = self.cited_work
+            # only works published no later than the citing record
+            while len(items) < n_pool and tries < n_pool * 6:
                 tries += 1
                 k = bisect_right(cc, rnd() * top)
                 if k not in seen:
                     seen.add(k)
-                    items.append(("p", k))
+                    if cited_work(k).year <= year:
+                        items.append(("p", k))
             seen_t: set[int] = set()
             for _ in range(n_tools):
                 t = weighted(r, self.tool_cum)
                 if t not in seen_t:
                     seen_t.add(t)
-                    items.append(("t", t))
+                    if TOOLS[t][3] <= year:
+                        items.append(("t", t))
             seen_j: set[int] = set()
-            for _ in range(n_in):
+            for _ in range(n_in * 2):
                 j = int(i * rnd() ** 2.5)
                 if j not in seen_j:
                     seen_j.add(j)
-                    items.append(("r", j))
+                    if self.header(j).year <= year:
+                        items.append(("r", j))
+                        if len(seen_j) >= n_in:
+                            break
             r.shuffle(items)
             kn = k0
             for kind, k in items:
@@ -2068,11 +2078,16 @@ class Generator:
                     v["license"].append({"start": st, "content-version": "vor", "delay-in-days": 0,
                                          "URL": "https://ieeexplore.ieee.org/Xplorehelp/downloads/license-information/IEEE.html"})
         elif typ in ("dataset", "posted-content") or rnd() < 0.4:
-            lic_ord = issue_ord + (0 if rnd() < 0.7 else 365)
-            url = r.choice(["https://creativecommons.org/licenses/by/4.0", "https://creativecommons.org/licenses/by/4.0/",
-                            "https://creativecommons.org/licenses/by-nc-nd/4.0/", "https://www.springernature.com/gp/researchers/text-and-data-mining",
-                            "https://www.elsevier.com/tdm/userlicense/1.0/"])
-            v["license"] = [{"start": stamped(lic_ord, 0), "content-version": "vor" if "creative" in url else "tdm",
+            lic_ord = issue_ord + (0 if rnd() < 0.7 or typ in ("dataset", "posted-content") else 365)
+            if typ in ("dataset", "posted-content", "report", "dissertation"):
+                url = r.choice(["https://creativecommons.org/licenses/by/4.0", "https://creativecommons.org/licenses/by/4.0/",
+                                "https://creativecommons.org/licenses/by-nc-nd/4.0/", "https://creativecommons.org/publicdomain/zero/1.0/"])
+            elif prefix == "10.9997":
+                url = r.choice(["https://www.elsevier.com/tdm/userlicense/1.0/", "https://creativecommons.org/licenses/by/4.0/"])
+            else:
+                url = r.choice(["https://www.springernature.com/gp/researchers/text-and-data-mining",
+                                "https://creativecommons.org/licenses/by/4.0", "https://www.springernature.com/gp/researchers/text-and-data-mining"])
+            v["license"] = [{"start": stamped(lic_ord, 0), "content-version": "tdm" if "tdm" in url or "text-and-data" in url else "vor",
                              "delay-in-days": lic_ord - issue_ord, "URL": url}]
         if rnd() < 0.38:
             funders = []
