@@ -11,9 +11,11 @@ only on ``(seed, i)``: the first 1,000 lines of any larger run equal a 1,000
 record run with the same seed.
 
 Usage:
-    python bench/synth.py N OUT [--seed S]
+    python bench/synth.py N OUT [--seed S] [--jobs J]
 
     OUT is a path (gzip-compressed when it ends with ``.gz``) or ``-`` for stdout.
+    --jobs only sets how many worker processes build the records (default: automatic);
+    the output bytes never depend on it.
 
 Example:
     python bench/synth.py 100000 /tmp/works.jsonl.gz --seed 7
@@ -22,9 +24,10 @@ Example:
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
-import io
 import json
+import os
 import sys
 from bisect import bisect_right
 from datetime import date
@@ -761,7 +764,7 @@ CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
 def ror_id(r: Random) -> str:
-    body = "0" + "".join(r.choice(CROCKFORD) for _ in range(6))
+    body = "0" + "".join(pick(r, CROCKFORD) for _ in range(6))
     n = 0
     for ch in body:
         n = n * 32 + CROCKFORD.index(ch)
@@ -827,19 +830,28 @@ def cum_of(weights: list[float]) -> list[float]:
     return list(accumulate(weights))
 
 
+def pick(r: Random, seq: Any) -> Any:
+    """Uniform choice from a sequence (cheaper than Random.choice)."""
+    return seq[int(r.random() * len(seq))]
+
+
 def system_name(r: Random) -> str:
     x = r.random()
     if x < 0.45:
-        return r.choice(SYS_PRE) + r.choice(SYS_SUF)
+        return pick(r, SYS_PRE) + pick(r, SYS_SUF)
     if x < 0.75:
-        return r.choice(SYS_WORDS)
-    n = r.choice((3, 4, 4, 5, 5, 6))
+        return pick(r, SYS_WORDS)
+    n = pick(r, (3, 4, 4, 5, 5, 6))
     return "".join(chr(65 + int(r.random() * 26)) for _ in range(n))
 
 
 def make_title(r: Random) -> str:
     x = r.random()
-    ch = r.choice
+    rr = r.random
+
+    def ch(seq: Any) -> Any:
+        return seq[int(rr() * len(seq))]
+
     if x < 0.16:
         return f"{system_name(r)}: {ch(ADJS)} {ch(OBJECTS)} for {ch(TARGETS)}"
     if x < 0.30:
@@ -880,11 +892,11 @@ ABS_SENT = [
 
 def make_abstract(r: Random, title: str) -> str:
     sysn = title.split(":", 1)[0] if ":" in title and len(title.split(":", 1)[0]) < 20 else system_name(r)
-    obj = r.choice(OBJECTS)
-    vals = dict(Obj=obj, obj=obj.lower(), tgt=r.choice(TARGETS).lower(), hw=r.choice(HARDWARE),
-                sys=sysn, adj=r.choice(ADJS).lower(), adj2=r.choice(ADJS).lower(),
-                art=r.choice(ARTIFACTS).lower(), tech=r.choice(TECHNIQUES).lower(),
-                tool=r.choice(TOOLS)[0], x=f"{1 + r.random() * 9:.1f}", p=str(5 + int(r.random() * 60)),
+    obj = pick(r, OBJECTS)
+    vals = dict(Obj=obj, obj=obj.lower(), tgt=pick(r, TARGETS).lower(), hw=pick(r, HARDWARE),
+                sys=sysn, adj=pick(r, ADJS).lower(), adj2=pick(r, ADJS).lower(),
+                art=pick(r, ARTIFACTS).lower(), tech=pick(r, TECHNIQUES).lower(),
+                tool=pick(r, TOOLS)[0], x=f"{1 + r.random() * 9:.1f}", p=str(5 + int(r.random() * 60)),
                 q=str(1 + int(r.random() * 4)), n=str(5 + int(r.random() * 60)), k=str(2 + int(r.random() * 6)))
     picks = [0, 1, 2] + sorted(r.sample(range(3, len(ABS_SENT)), 2 + int(r.random() * 3)))
     sents = [ABS_SENT[j].format(**vals) for j in picks]
@@ -1120,7 +1132,7 @@ def render_acm_struct(w: Work, r: Random) -> dict[str, Any]:
 def render_ieee_struct(w: Work, r: Random) -> dict[str, Any]:
     d: dict[str, Any] = {}
     k = w.kind
-    fam = w.authors[0][2] if w.authors else (r.choice(("Corporation", "Team")) if w.org else None)
+    fam = w.authors[0][2] if w.authors else (pick(r, ("Corporation", "Team")) if w.org else None)
     if k == "journal":
         if w.issue:
             d["issue"] = w.issue
@@ -1246,10 +1258,16 @@ class Generator:
         self._build_people(pr)
         self.cited: list[Work | None] = [None] * N_CITED
         self.cited_cum = zipf_cum(N_CITED, 1.0, 20.0)
+        # publication years of the pooled works, drawn up front so that a citing record can
+        # sample only among works not newer than itself (per-year cumulative weights)
+        yr = Random(f"{POOL_SEED}/cited-years")
+        self.cited_year = [min(2026, 1995 + int(yr.random() ** 0.35 * 32)) for _ in range(N_CITED)]
+        self.tool_paper_rank = {3 * n + 1: n for n in range(len(TOOL_PAPERS))}
+        for rank, n in self.tool_paper_rank.items():
+            self.cited_year[rank] = TOOL_PAPERS[n][1]
+        self.cum_by_year: dict[int, list[float]] = {}
         self.tool_cum = zipf_cum(len(TOOLS), 0.9, 3.0)
         self.tool_work_cache: dict[tuple[int, int], Work] = {}
-        # popular ranks hold the well-known tool papers
-        self.tool_paper_rank = {3 * n + 1: n for n in range(len(TOOL_PAPERS))}
         self.headers: dict[int, Work] = {}
         self.venue_cache: dict[tuple[int, int], dict[str, Any]] = {}
         self.book_cache: dict[int, dict[str, Any]] = {}
@@ -1295,11 +1313,11 @@ class Generator:
             for _ in range(size):
                 g = gperm[weighted(r, g_cum)]
                 f = fperm[weighted(r, f_cum)]
-                m = r.choice(MIDDLE) if r.random() < 0.22 else ""
+                m = pick(r, MIDDLE) if r.random() < 0.22 else ""
                 self.p_name.append((g, m, f))
                 if r.random() < 0.5:
                     while True:
-                        block = r.choice(("0000-0001", "0000-0002", "0000-0002", "0000-0003",
+                        block = pick(r, ("0000-0001", "0000-0002", "0000-0002", "0000-0003",
                                           "0009-0000", "0009-0001", "0009-0002", "0009-0003",
                                           "0009-0004", "0009-0005", "0009-0006", "0009-0007"))
                         digits = block.replace("-", "") + "".join(str(int(r.random() * 10)) for _ in range(7))
@@ -1321,7 +1339,7 @@ class Generator:
             self.labs.append(lab)
 
     def random_name(self, r: Random) -> Name:
-        return (r.choice(GIVEN), r.choice(MIDDLE) if r.random() < 0.2 else "", r.choice(FAMILY))
+        return (pick(r, GIVEN), pick(r, MIDDLE) if r.random() < 0.2 else "", pick(r, FAMILY))
 
     # ---------------- venues
     def venue_year(self, vi: int, year: int) -> dict[str, Any]:
@@ -1341,7 +1359,7 @@ class Generator:
             if r.random() < 0.15:
                 v["container"] += f", Volume {1 + int(r.random() * 3)}"
             tag = f"{acr} '{yy:02d}" if r.random() < 0.7 or year < 2024 else f"{acr} {year}"
-            v["event"] = {"name": f"{tag}: {ordinal(ed)} {long}", "location": r.choice(LOCATIONS_ACM),
+            v["event"] = {"name": f"{tag}: {ordinal(ed)} {long}", "location": pick(r, LOCATIONS_ACM),
                           "acronym": tag,
                           "sponsor": [SIG[s] for s in sponsors if s != "IEEE-CS"] or [SIG["ARCH"]]}
             v["proc"] = 3500000 + vi * 997 + year * 13 % 991
@@ -1351,7 +1369,7 @@ class Generator:
             v["ieee_ref"] = f"{ieee}"
         elif pub == "ieee":
             v["container"] = f"{year} {long} ({acr})"
-            v["event"] = {"name": v["container"], "location": r.choice(LOCATIONS_IEEE),
+            v["event"] = {"name": v["container"], "location": pick(r, LOCATIONS_IEEE),
                           "start": date_parts(start), "end": date_parts(v["end"])}
             v["confid"] = 40000 + (vi * 1237 + year * 71) % 30000
             base = f"97983315{(vi * 53 + year) % 10000:04d}"
@@ -1361,7 +1379,7 @@ class Generator:
         else:
             v["container"] = f"{long} {year}" if acr != "Euro-Par" else f"Euro-Par {year}: Parallel Processing"
             v["series"] = "Lecture Notes in Computer Science"
-            v["event"] = {"name": f"{long}", "location": r.choice(LOCATIONS_IEEE).split(",")[0],
+            v["event"] = {"name": f"{long}", "location": pick(r, LOCATIONS_IEEE).split(",")[0],
                           "acronym": f"{acr} {year}", "number": str(ed),
                           "start": date_parts(start), "end": date_parts(v["end"])}
             v["acm_ref"] = v["container"]
@@ -1406,7 +1424,7 @@ class Generator:
                     base = f"9783030{k:05d}"
                     w.doi = f"10.9998/978-3-030-{k:05d}-{isbn13_check_digit(base)}_{1 + int(r.random() * 30)}"
             return
-        acr, long, pub, first, ieee = r.choice(CITED_ONLY_VENUES) if acr_hint is None else next(
+        acr, long, pub, first, ieee = pick(r, CITED_ONLY_VENUES) if acr_hint is None else next(
             c for c in CITED_ONLY_VENUES if c[0] == acr_hint)
         w.year = y = max(y, first)
         ed = max(1, y - first + 1)
@@ -1434,7 +1452,7 @@ class Generator:
             w.lp = str(int(w.fp) + 10 + int(r.random() * 12))
         elif pub == "openreview":
             w.venue_acm = f"The {['', 'First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth', 'Eleventh', 'Twelfth', 'Thirteenth', 'Fourteenth'][min(ed, 14)] or ordinal(ed)} {long}"
-            w.url = "https://openreview.net/forum?id=" + "".join(r.choice("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(10))
+            w.url = "https://openreview.net/forum?id=" + "".join(pick(r, "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(10))
         elif pub == "mlsys":
             w.venue_acm = f"Proceedings of Machine Learning and Systems (MLSys’{yy:02d})"
             w.volume = str(max(1, y - 2018))
@@ -1522,8 +1540,7 @@ class Generator:
                 self._set_conf(w, r, None, k, acr_hint=venue)
             return w
         x = r.random()
-        w.year = YEARS[0] - 20 + int(r.random() ** 0.35 * 32)
-        w.year = min(w.year, 2026)
+        w.year = self.cited_year[k]
         w.month = 1 + int(r.random() * (12 if w.year < 2026 else 4))
         w.title = make_title(r)
         na = 1 + weighted(r, NAUTH_CUM)
@@ -1549,14 +1566,14 @@ class Generator:
         elif x < 0.87:
             w.kind = "book"
             w.authors = self._authors(r, 1 + int(r.random() * 3), 0.3)
-            w.title = r.choice(["Computer Architecture: A Quantitative Approach", "Engineering a Compiler",
+            w.title = pick(r, ["Computer Architecture: A Quantitative Approach", "Engineering a Compiler",
                                 "Parallel Programming: Concepts and Practice", "Deep Learning Systems",
                                 "Performance Analysis and Tuning on Modern CPUs",
                                 "Programming Massively Parallel Processors: A Hands-on Approach",
                                 "Efficient Processing of Deep Neural Networks", "Optimizing Compilers for Modern Architectures",
                                 "High Performance Computing: Modern Systems and Practices"]) + (
                 f", {ordinal(2 + int(r.random() * 5))} Edition" if r.random() < 0.3 else "")
-            w.publisher, w.pub_loc = r.choice([("Morgan Kaufmann", "San Francisco, CA, USA"),
+            w.publisher, w.pub_loc = pick(r, [("Morgan Kaufmann", "San Francisco, CA, USA"),
                                                ("MIT Press", "Cambridge, MA, USA"),
                                                ("Springer", "Cham"), ("Morgan & Claypool", "San Rafael, CA, USA"),
                                                ("O'Reilly Media", "Sebastopol, CA, USA")])
@@ -1570,7 +1587,7 @@ class Generator:
         elif x < 0.92:
             w.kind = "report"
             w.authors = self._authors(r, 1 + int(r.random() * 5), 0.5)
-            inst = r.choice(["Lawrence Livermore National Laboratory", "University of California, Berkeley",
+            inst = pick(r, ["Lawrence Livermore National Laboratory", "University of California, Berkeley",
                              "Oak Ridge National Laboratory", "Argonne National Laboratory",
                              "Sandia National Laboratories", "Massachusetts Institute of Technology"])
             w.publisher = inst
@@ -1586,7 +1603,7 @@ class Generator:
                 w.url = f"https://www.osti.gov/biblio/{1800000 + k}"
         else:
             w.kind = "web"
-            org, prod = r.choice([("NVIDIA", "Hopper"), ("NVIDIA", "Blackwell"), ("NVIDIA", "Ampere GA102"),
+            org, prod = pick(r, [("NVIDIA", "Hopper"), ("NVIDIA", "Blackwell"), ("NVIDIA", "Ampere GA102"),
                                   ("NVIDIA", "Volta"), ("AMD", "CDNA 3"), ("AMD", "Instinct MI300"),
                                   ("Intel", "Gaudi 3"), ("Intel", "Sapphire Rapids"), ("Google", "TPU v5e"),
                                   ("Google", "TPU v4"), ("Cerebras", "WSE-3"), ("Graphcore", "IPU"),
@@ -1594,7 +1611,7 @@ class Generator:
                                   ("Meta", "MTIA"), ("Amazon Web Services", "Trainium"), ("Groq", "LPU")])
             w.org = org
             w.year = max(w.year, 2016)
-            w.title = r.choice([f"{org} {prod} Architecture In-Depth", f"{prod} Architecture Whitepaper",
+            w.title = pick(r, [f"{org} {prod} Architecture In-Depth", f"{prod} Architecture Whitepaper",
                                 f"Introducing {prod}", f"{org} {prod} Tuning Guide",
                                 f"{prod} Instruction Set Architecture Reference Guide",
                                 f"Debugging with {org} {prod}", f"{org} {prod} Product Brief"])
@@ -1644,7 +1661,7 @@ class Generator:
             w.month = 1 + int(r.random() * 5)
         t = make_title(r)
         while t.strip().lower() in self.t.forbidden_titles:
-            t = f"{t}: {r.choice(SUBTITLES)}"
+            t = f"{t}: {pick(r, SUBTITLES)}"
         w.title = t
         if typ == "dissertation":
             na = 1
@@ -1760,10 +1777,10 @@ class Generator:
             title = v["container"] if r.random() < 0.6 else f"{v['container']} Workshops"
             event = v["event"]
         else:
-            series = [r.choice(["Lecture Notes in Computer Science", "Communications in Computer and Information Science",
+            series = [pick(r, ["Lecture Notes in Computer Science", "Communications in Computer and Information Science",
                                 "Studies in Computational Intelligence", "Synthesis Lectures on Computer Architecture"])]
-            title = r.choice([f"{r.choice(ADJS)} {r.choice(OBJECTS)}", f"{r.choice(OBJECTS)} for {r.choice(TARGETS)}",
-                              f"Handbook of {r.choice(OBJECTS)}", f"Advances in {r.choice(TARGETS)}"])
+            title = pick(r, [f"{pick(r, ADJS)} {pick(r, OBJECTS)}", f"{pick(r, OBJECTS)} for {pick(r, TARGETS)}",
+                              f"Handbook of {pick(r, OBJECTS)}", f"Advances in {pick(r, TARGETS)}"])
         eds = [int(r.random() * N_PEOPLE) for _ in range(1 + int(r.random() * 3))]
         b = {"year": year, "title": title, "series": series, "isbn_p": isbn_p, "isbn_e": isbn_e,
              "isbn_h": isbn_h, "event": event, "editors": eds, "month": 1 + int(r.random() * 12)}
@@ -1771,20 +1788,29 @@ class Generator:
         return b
 
     # ---------------- rendering a citation
+    def template(self, w: Work, style: str, r: Random | None) -> tuple[tuple, tuple]:
+        """Render ``w`` in ``style`` as (fields before "key", fields after "key"), ordered like
+        Crossref's reference objects.  With r None the rendering is a pure function of
+        (work, style) and is cached on the work."""
+        fields = STYLE_FUNCS[style](w, Random(f"{style}/{w.doi or w.title}") if r is None else r)
+        rank = self.ref_rank
+        kr = rank["key"]
+        items = sorted(fields.items(), key=lambda kv: rank.get(kv[0], 99))
+        tpl = (tuple(kv for kv in items if rank.get(kv[0], 99) < kr),
+               tuple(kv for kv in items if rank.get(kv[0], 99) > kr))
+        if r is None:
+            w.cache[style] = tpl
+        return tpl
+
     def render(self, w: Work, style: str, key: str, r: Random, cache: bool) -> dict[str, Any]:
-        tpl = w.cache.get(style) if cache else None
-        if tpl is None:
-            fields = STYLE_FUNCS[style](w, Random(f"{style}/{w.doi or w.title}")) if cache else STYLE_FUNCS[style](w, r)
-            rank = self.ref_rank
-            kr = rank["key"]
-            items = sorted(fields.items(), key=lambda kv: rank.get(kv[0], 99))
-            tpl = (tuple(kv for kv in items if rank.get(kv[0], 99) < kr),
-                   tuple(kv for kv in items if rank.get(kv[0], 99) > kr))
-            if cache:
-                w.cache[style] = tpl
-        d = dict(tpl[0])
-        d["key"] = key
-        d.update(tpl[1])
+        tpl = (w.cache.get(style) or self.template(w, style, None)) if cache else self.template(w, style, r)
+        pre, post = tpl
+        if pre:
+            d = dict(pre)
+            d["key"] = key
+        else:
+            d = {"key": key}
+        d.update(post)
         return d
 
     def pick_style(self, w: Work, house: str, r: Random) -> str:
@@ -1969,14 +1995,14 @@ class Generator:
             v["alternative-id"] = [doi.split("/", 1)[1]]
         elif typ == "posted-content":
             v["subtype"] = "preprint"
-            v["group-title"] = r.choice(["Computer Science", "Engineering", "Computer Science and Mathematics"])
+            v["group-title"] = pick(r, ["Computer Science", "Engineering", "Computer Science and Mathematics"])
             v["institution"] = [{"name": "Research Square"}]
         elif typ == "dissertation":
             inst = self.insts[self.p_insts[pids[0]][0]]
             v["publisher"] = inst[0]
             v["institution"] = [{"name": inst[0], "place": [f"{inst[1]}, {inst[3]}"],
-                                 "department": [r.choice(DEPARTMENTS)]}]
-            v["degree"] = [r.choice(["PhD", "Doctor of Philosophy", "Ph.D."])]
+                                 "department": [pick(r, DEPARTMENTS)]}]
+            v["degree"] = [pick(r, ["PhD", "Doctor of Philosophy", "Ph.D."])]
             v["approved"] = date_parts(issue_ord - int(rnd() * 30), 3)
         elif typ == "report":
             inst = self.insts[self.p_insts[pids[0]][0]]
@@ -1995,7 +2021,7 @@ class Generator:
         refs: list[dict[str, Any]] = []
         if nrefs_target:
             if house == "acm":
-                kt, k0 = r.choice((("e_1_3_2_1_{}_1", 1), ("e_1_3_3_2_{}_2", 2), ("e_1_3_2_2_{}_1", 1)))
+                kt, k0 = pick(r, (("e_1_3_2_1_{}_1", 1), ("e_1_3_3_2_{}_2", 2), ("e_1_3_2_2_{}_1", 1)))
                 keyf = kt.format
             elif house == "ieee":
                 k0 = 1
@@ -2009,54 +2035,73 @@ class Generator:
                 n_in = min(nrefs_target // 4, int(rnd() * 5) if rnd() < 0.7 else 0)
             n_tools = min(nrefs_target // 3, int(rnd() * 7) if rnd() < 0.75 else 0)
             n_pool = nrefs_target - n_in - n_tools
-            items: list[tuple[str, int]] = []
-            seen: set[int] = set()
-            cc = self.cited_cum
+            cc = self.cum_by_year.get(year)
+            if cc is None:
+                w0 = self.cited_cum
+                cy = self.cited_year
+                cc = list(accumulate((w0[k] - (w0[k - 1] if k else 0.0)) if cy[k] <= year else 0.0
+                                     for k in range(N_CITED)))
+                self.cum_by_year[year] = cc
             top = cc[-1]
+            # pooled works (only those published no later than the citing record); the
+            # i.i.d. popularity draws are already in random order
+            items: list[Any] = []
+            seen: set[int] = set()
             tries = 0
-            cited_work = self.cited_work
-            # only works published no later than the citing record
+            cited = self.cited
             while len(items) < n_pool and tries < n_pool * 6:
                 tries += 1
                 k = bisect_right(cc, rnd() * top)
                 if k not in seen:
                     seen.add(k)
-                    if cited_work(k).year <= year:
-                        items.append(("p", k))
+                    w = cited[k] or self.cited_work(k)
+                    if w.year <= year:
+                        items.append(w)
+            # tools and in-corpus citations go to random positions
             seen_t: set[int] = set()
             for _ in range(n_tools):
                 t = weighted(r, self.tool_cum)
                 if t not in seen_t:
                     seen_t.add(t)
                     if TOOLS[t][3] <= year:
-                        items.append(("t", t))
+                        items.insert(int(rnd() * (len(items) + 1)), ("t", t))
             seen_j: set[int] = set()
             for _ in range(n_in * 2):
                 j = int(i * rnd() ** 2.5)
                 if j not in seen_j:
                     seen_j.add(j)
                     if self.header(j).year <= year:
-                        items.append(("r", j))
+                        items.insert(int(rnd() * (len(items) + 1)), ("r", j))
                         if len(seen_j) >= n_in:
                             break
-            r.shuffle(items)
             kn = k0
-            for kind, k in items:
+            pick_style = self.pick_style
+            template = self.template
+            append = refs.append
+            for w in items:
                 key = keyf(kn)
                 kn += 1
-                if kind == "p":
-                    w = self.cited_work(k)
-                    st = self.pick_style(w, house, r)
-                    if st == "key_only":
-                        refs.append({"key": key})
+                if type(w) is Work:
+                    st = pick_style(w, house, r)
+                    if st == "doi":
+                        append({"key": key, "doi-asserted-by": "publisher", "DOI": w.doi})
+                    elif st == "key_only":
+                        append({"key": key})
                     else:
-                        refs.append(self.render(w, st, key, r, True))
-                elif kind == "t":
-                    refs.append(self.tool_ref(k, house, key, r, created_ord))
+                        pre, post = w.cache.get(st) or template(w, st, None)
+                        if pre:
+                            d = dict(pre)
+                            d["key"] = key
+                        else:
+                            d = {"key": key}
+                        d.update(post)
+                        append(d)
+                elif w[0] == "t":
+                    append(self.tool_ref(w[1], house, key, r, created_ord))
                 else:
-                    w = self.header(k)
+                    hw = self.header(w[1])
                     st = "doi" if rnd() < 0.75 else ("doi_cr" if house != "ieee" else "doi")
-                    refs.append(self.render(w, st, key, r, False))
+                    append(self.render(hw, st, key, r, False))
         withheld = nrefs_target > 0 and rnd() < 0.02
         v["reference-count"] = len(refs)
         v["references-count"] = len(refs)
@@ -2080,12 +2125,12 @@ class Generator:
         elif typ in ("dataset", "posted-content") or rnd() < 0.4:
             lic_ord = issue_ord + (0 if rnd() < 0.7 or typ in ("dataset", "posted-content") else 365)
             if typ in ("dataset", "posted-content", "report", "dissertation"):
-                url = r.choice(["https://creativecommons.org/licenses/by/4.0", "https://creativecommons.org/licenses/by/4.0/",
+                url = pick(r, ["https://creativecommons.org/licenses/by/4.0", "https://creativecommons.org/licenses/by/4.0/",
                                 "https://creativecommons.org/licenses/by-nc-nd/4.0/", "https://creativecommons.org/publicdomain/zero/1.0/"])
             elif prefix == "10.9997":
-                url = r.choice(["https://www.elsevier.com/tdm/userlicense/1.0/", "https://creativecommons.org/licenses/by/4.0/"])
+                url = pick(r, ["https://www.elsevier.com/tdm/userlicense/1.0/", "https://creativecommons.org/licenses/by/4.0/"])
             else:
-                url = r.choice(["https://www.springernature.com/gp/researchers/text-and-data-mining",
+                url = pick(r, ["https://www.springernature.com/gp/researchers/text-and-data-mining",
                                 "https://creativecommons.org/licenses/by/4.0", "https://www.springernature.com/gp/researchers/text-and-data-mining"])
             v["license"] = [{"start": stamped(lic_ord, 0), "content-version": "tdm" if "tdm" in url or "text-and-data" in url else "vor",
                              "delay-in-days": lic_ord - issue_ord, "URL": url}]
@@ -2189,7 +2234,7 @@ class Generator:
         v["resource"] = {"primary": {"URL": resource}}
         sub = []
         if rnd() < 0.08:
-            sub = [r.choice(SUBTITLES)]
+            sub = [pick(r, SUBTITLES)]
         v["subtitle"] = sub
         # ---- editors
         if typ == "book-chapter" or (typ == "proceedings-article" and rnd() < 0.08):
@@ -2215,7 +2260,7 @@ class Generator:
         if typ == "dataset" and i > 0:
             j = int(i * rnd())
             hj = self.header(j)
-            v["title"] = [r.choice(["Artifact for", "Replication Package for", "Dataset and Code for"]) + f" “{hj.title}”"]
+            v["title"] = [pick(r, ["Artifact for", "Replication Package for", "Dataset and Code for"]) + f" “{hj.title}”"]
             rel["is-supplement-to"] = [{"id-type": "doi", "id": hj.doi, "asserted-by": "subject"}]
         elif typ == "posted-content" and i > 0 and rnd() < 0.15:
             j = int(i * rnd())
@@ -2233,10 +2278,10 @@ class Generator:
     def _award(self, kind: str, r: Random) -> str:
         x = int(r.random() * 10 ** 7)
         if kind == "nsf":
-            return r.choice((f"{1400000 + x % 1000000}", f"CCF-{2000000 + x % 400000}", f"CNS-{1900000 + x % 500000}",
+            return pick(r, (f"{1400000 + x % 1000000}", f"CCF-{2000000 + x % 400000}", f"CNS-{1900000 + x % 500000}",
                              f"OAC-{2100000 + x % 200000}", f"DGE-{2100000 + x % 100000}"))
         if kind == "doe":
-            return r.choice(("DE-AC02-05CH11231", "DE-AC52-07NA27344", "DE-AC05-00OR22725", f"DE-SC00{x % 100000:05d}"))
+            return pick(r, ("DE-AC02-05CH11231", "DE-AC52-07NA27344", "DE-AC05-00OR22725", f"DE-SC00{x % 100000:05d}"))
         if kind == "erc":
             return f"{101000000 + x % 100000}"
         if kind == "nsfc":
@@ -2266,12 +2311,12 @@ class Generator:
             if style == "ieee":
                 s = f"{name},{city},{country}"
                 if r.random() < 0.2:
-                    s = f"{r.choice(DEPARTMENTS)},{s}"
+                    s = f"{pick(r, DEPARTMENTS)},{s}"
             elif style == "acm":
                 ctry = "United States of America" if country == "USA" and r.random() < 0.15 else country
                 s = f"{name}, {city}, {region}, {ctry}" if region and r.random() < 0.6 else f"{name}, {city}, {ctry}"
             else:
-                s = f"{r.choice(DEPARTMENTS)}, {name}, {city}, {country}" if r.random() < 0.4 else f"{name}, {city}, {country}"
+                s = f"{pick(r, DEPARTMENTS)}, {name}, {city}, {country}" if r.random() < 0.4 else f"{name}, {city}, {country}"
             aff: dict[str, Any] = {}
             ror = self.inst_ror[ii]
             if ror and r.random() < 0.15:
@@ -2286,6 +2331,67 @@ def generate(n: int, seed: str = "0", start: int = 0) -> Iterator[dict[str, Any]
     g = Generator(seed)
     for i in range(start, start + n):
         yield g.record(i)
+
+
+def render_lines(g: Generator, start: int, stop: int) -> bytes:
+    """Records start..stop-1 as JSON Lines (each line newline-terminated)."""
+    lines = [_dumps(g.record(i)) for i in range(start, stop)]
+    lines.append(b"")
+    return b"\n".join(lines)
+
+
+_WORKER: Generator | None = None
+
+
+def _worker_init(seed: str) -> None:
+    global _WORKER
+    gc.disable()
+    if _WORKER is None or _WORKER.seed != seed:  # forked children inherit the parent's pools
+        _WORKER = Generator(seed)
+
+
+def _worker_chunk(span: tuple[int, int]) -> bytes:
+    assert _WORKER is not None
+    return render_lines(_WORKER, span[0], span[1])
+
+
+CHUNK = 1000
+
+
+def write_records(stream: Any, n: int, seed: str, jobs: int) -> None:
+    """Stream records 0..n-1 to ``stream``; with jobs > 1, chunks are built by worker
+    processes and written in order (a record is a pure function of (seed, i), so the bytes
+    are identical to a serial run)."""
+    global _WORKER
+    g = Generator(seed)
+    spans = [(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
+    if jobs > 1 and len(spans) > 1:
+        import multiprocessing as mp
+        from collections import deque
+
+        try:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            _WORKER = g
+            pool = ctx.Pool(jobs, initializer=_worker_init, initargs=(seed,))
+        except (OSError, ValueError, ImportError):  # no process support here: run serially
+            pool = None
+        if pool is not None:
+            try:
+                pending: deque[Any] = deque()
+                it = iter(spans)
+                for span in it:  # keep a bounded number of chunks in flight
+                    pending.append(pool.apply_async(_worker_chunk, (span,)))
+                    if len(pending) >= 2 * jobs:
+                        stream.write(pending.popleft().get())
+                while pending:
+                    stream.write(pending.popleft().get())
+                pool.close()
+            finally:
+                pool.terminate()
+                pool.join()
+            return
+    for a, b in spans:
+        stream.write(render_lines(g, a, b))
 
 
 def _open_out(out: str) -> tuple[Any, Callable[[], None]]:
@@ -2310,24 +2416,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", metavar="N", type=int, help="number of records to generate")
     ap.add_argument("out", metavar="OUT", help="output path (.gz for gzip) or - for stdout")
     ap.add_argument("--seed", default="0", help="generator seed (any string; default 0)")
+    ap.add_argument("--jobs", type=int, default=0,
+                    help="worker processes (default 0 = automatic: one per CPU, up to 8, "
+                         "for N >= 20000); the output does not depend on it")
     args = ap.parse_args(argv)
     if args.n < 0:
         ap.error("N must be >= 0")
-    g = Generator(args.seed)
+    jobs = args.jobs
+    if jobs <= 0:
+        jobs = min(os.cpu_count() or 1, 8) if args.n >= 20000 else 1
     stream, close = _open_out(args.out)
+    # records hold no reference cycles: plain refcounting frees them, and the cyclic
+    # collector would otherwise keep rescanning the (large, long-lived) pools
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        buf: list[bytes] = []
-        for i in range(args.n):
-            buf.append(_dumps(g.record(i)))
-            if len(buf) >= 512:
-                buf.append(b"")
-                stream.write(b"\n".join(buf))
-                buf = []
-        if buf:
-            buf.append(b"")
-            stream.write(b"\n".join(buf))
+        write_records(stream, args.n, args.seed, jobs)
     finally:
         close()
+        if gc_was_enabled:
+            gc.enable()
     print(f"synth: wrote {args.n} records to {args.out}", file=sys.stderr)
     return 0
 

@@ -15,10 +15,14 @@ import orjson
 
 from .errors import InputError
 from .map import map_work
-from .map.context import Context
-from .model import Source, Work
+from .map.context import Context, Knowledge
+from .model import Work
 from .normalize import normalize
 from .read import Ignored, iter_records
+from .refs.resolve import CitedInfo, Resolution, resolve_works
+from .terms import XSD_GYEAR, lit
+from .vocab import FABIO, KG, SDO
+from .map.common import url_obj
 
 
 @dataclass
@@ -101,10 +105,37 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
             )
             if rank <= seen[0]:
                 continue
-        graph = ctx.minter.graph(work.doi)
-        lines = [f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx)]
-        best[work.doi] = (rank, work, lines)
-    all_lines = sorted({line for _rank_, _w, lines in best.values() for line in lines})
-    works = {doi: w for doi, (_r, w, _l) in best.items()}
+        best[work.doi] = (rank, work, [])
+    works = {doi: w for doi, (_r, w, _l) in sorted(best.items())}
+    resolutions, cited = resolve_works(works.values(), ctx.minter)
+    per_work: dict[str, dict[int, Resolution]] = {}
+    for (citing, index), res in resolutions.items():
+        per_work.setdefault(citing, {})[index] = res
+    lines: set[str] = set()
+    for doi, work in works.items():
+        graph = ctx.minter.graph(doi)
+        knowledge = Knowledge(per_work.get(doi, {}))
+        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, knowledge))
+    kgraph = ctx.minter.node("graph", "knowledge")
+    inputs = {ctx.minter.doi(d) for d in works}
+    lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
     report.notes.sort()
-    return BuildResult(all_lines, report, works)
+    return BuildResult(sorted(lines), report, works)
+
+
+def cited_triples(cited: list[CitedInfo], inputs: set[str]) -> list[tuple[str, str, str]]:
+    """What references tell about cited works no input record describes (name, URL, year), and
+    preprint links; these sit in the graph ``{base}graph/knowledge`` in quad formats."""
+    out = []
+    for c in cited:
+        if c.preprint_of:
+            out.append((c.iri, KG.preprintOf, c.preprint_of))
+        if c.iri in inputs:
+            continue
+        if c.name:
+            out.append((c.iri, SDO.name, lit(c.name)))
+        if c.url:
+            out.append((c.iri, SDO.url, url_obj(c.url)))
+        if c.year:
+            out.append((c.iri, FABIO.hasPublicationYear, lit(c.year, XSD_GYEAR)))
+    return out

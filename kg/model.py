@@ -251,4 +251,6 @@ class Work:
     review: tuple[tuple[str, str], ...] = ()
     free_to_read: tuple[PartialDate | None, PartialDate | None] | None = None
     aliases: tuple[str, ...] = ()
+    description: str | None = None
+    version: str | None = None
     extra: tuple[str, ...] = field(default=())  # unknown top-level fields, reported, not mapped

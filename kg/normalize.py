@@ -49,7 +49,7 @@ KNOWN_FIELDS = frozenset(
     funder license link reference event assertion relation update-to updated-by alternative-id archive
     clinical-trial-number institution group-title degree edition-number part-number component-number
     standards-body content-domain update-policy award award-start award-end project review free-to-read
-    aliases score source
+    aliases score source description version
     """.split()
 )
 
@@ -389,6 +389,9 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
         projects=tuple(projects),
         review=tuple(review_items),
         free_to_read=free_to_read,
+        description=(jats_to_text(raw["description"]) or None) if isinstance(raw.get("description"), str) else None,
+        version=f.str_(raw["version"], "version", "version.version") if isinstance(raw.get("version"), dict)
+        else f.str_(raw, "version", "version"),
         aliases=tuple(a.lower() for a in (normalize_doi(x) for x in f.strs(raw, "aliases", "aliases")) if a),
         extra=extra,
     )
@@ -424,6 +427,9 @@ def _typed_ids(f: _Fields, raw: dict[str, Any], key: str, type_key: str,
         n = norm(v)
         if n is None:
             f.warn(f"{key}[{i}]", f'"{_clip(v)}" is not a valid {key}')
+            continue
+        if key == "ISBN" and not isbn_ok(n):
+            f.warn(f"{key}[{i}]", f'"{_clip(v)}" has a bad check digit')
             continue
         out.setdefault(n, types.get(n))
     for n, kind in types.items():
@@ -548,6 +554,8 @@ def _references(f: _Fields, raw: dict[str, Any]) -> tuple[Reference, ...]:
         fields = []
         for name in REFERENCE_FIELDS:
             v = item.get(name)
+            if v is None and name in ("issn", "isbn", "issn-type", "isbn-type"):
+                v = item.get(name.upper()) if "-" not in name else item.get(name.replace("issn", "ISSN").replace("isbn", "ISBN"))
             if v is None:
                 continue
             if isinstance(v, (str, int, float)) and not isinstance(v, bool):

@@ -58,7 +58,7 @@ SDO = ClosedNamespace(
     isPartOf hasPart issn isbn volumeNumber issueNumber pagination pageStart pageEnd bookEdition
     inLanguage keywords license funder funding fundedItem amount currency sponsor location
     recordedIn workFeatured citation associatedMedia contentUrl encodingFormat inSupportOf
-    softwareVersion applicationCategory position description about numberOfPages
+    softwareVersion applicationCategory position description about numberOfPages version
     """,
 )
 FABIO = ClosedNamespace(
@@ -110,7 +110,7 @@ DCTERMS = ClosedNamespace(
     "http://purl.org/dc/terms/",
     """
     title abstract language created issued modified dateAccepted dateSubmitted license publisher
-    identifier relation subject source isPartOf hasPart creator contributor available
+    identifier relation subject source isPartOf hasPart creator contributor available description
     """,
 )
 PROV = ClosedNamespace(
@@ -132,7 +132,7 @@ KG = ClosedNamespace(
     hasAssertion assertionName assertionGroup assertionGroupLabel assertionOrder assertionExplanation
     hasRelation relationType relatedIdentifier relatedIdentifierType assertedBy hasUpdate updateType
     updateOf updateDate recordCreated recordDeposited recordIndexed publishedPrint publishedOnline
-    postedDate approvedDate contentCreated contentUpdated awardStart awardEnd
+    postedDate approvedDate contentCreated contentUpdated 
     referenceKey doiAssertedBy citedArticleTitle citedAuthor citedYear citedVolume citedIssue
     citedFirstPage citedJournalTitle citedVolumeTitle citedSeriesTitle citedEdition citedComponent
     citedStandardDesignator citedStandardsBody citedISSN citedISBN citedISSNType citedISBNType
@@ -141,6 +141,8 @@ KG = ClosedNamespace(
     hasClinicalTrial freeToReadStart freeToReadEnd reviewType reviewRecommendation reviewRound
     reviewStage reviewRunningNumber reviewCompetingInterest reviewLanguage
     fundingScheme fundingType fundingShare place department
+    resolutionMethod resolutionScore matchedText referenceKind referenceStyle parsedTitle parsedAuthor
+    parsedYear parsedVenue parsedUrl parsedArxivId parsedDoi accessedDate preprintOf
     """,
 )
 

@@ -7,7 +7,7 @@ values and returns a list of ``(subject, predicate, object)`` tokens, with no sh
 from __future__ import annotations
 
 from ..model import Work
-from .context import Context
+from .context import Context, Knowledge
 from . import contributors, funding, provenance, references, relations, rights, venue, work as work_mapper
 
 Triple = tuple[str, str, str]
@@ -19,14 +19,18 @@ MAPPERS = (
     funding.map_funding,
     rights.map_rights,
     relations.map_relations,
-    references.map_references,
     provenance.map_provenance,
 )
 
 
-def map_work(work: Work, ctx: Context) -> list[Triple]:
-    """All triples of one work record (duplicates possible; the sorter removes them)."""
+def map_work(work: Work, ctx: Context, knowledge: Knowledge | None = None) -> list[Triple]:
+    """All triples of one work record (duplicates possible; the sorter removes them).
+
+    ``knowledge`` carries what cross-record stages inferred for this work (reference resolutions);
+    without it every reference points to a cited-work node of its own.
+    """
     out: list[Triple] = []
     for mapper in MAPPERS:
         out.extend(mapper(work, ctx))
+    out.extend(references.map_references(work, ctx, knowledge or Knowledge()))
     return out

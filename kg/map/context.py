@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import __version__
 from ..ids import DEFAULT_BASE, Minter
@@ -67,3 +68,10 @@ class Context:
         if subtype and f"{wtype}/{subtype}" in self.types:
             return self.types[f"{wtype}/{subtype}"]
         return self.types.get(wtype) or self.types["other"]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What cross-record stages inferred about one work: reference index -> resolution (kg.refs.resolve)."""
+
+    resolutions: dict[int, Any] = field(default_factory=dict)

@@ -33,7 +33,12 @@ def organization(minter: Minter, name: str | None, ids: tuple[tuple[str, str, st
                  acronyms: tuple[str, ...] = ()) -> tuple[str, list[Triple]]:
     """An organisation node keyed by ROR when present, else by its name, places and departments."""
     ror = next((r for i, kind, _ in ids if kind.upper() == "ROR" and (r := ror_id(i))), None)
-    node = minter.node("org", "ror", ror) if ror else minter.node("org", name_key(name, *places, *departments))
+    if ror:
+        node = minter.node("org", "ror", ror)
+    elif name:
+        node = minter.node("org", name_key(name, *places, *departments))
+    else:
+        node = minter.node("org", "id", name_key(*sorted(f"{kind}:{i}" for i, kind, _ in ids)))
     out: list[Triple] = [(node, RDF.type, SDO.Organization), (node, RDF.type, FOAF.Organization)]
     add_str(out, node, SDO.name, name)
     if ror:

@@ -11,13 +11,19 @@ from __future__ import annotations
 from ..ids import Minter, name_key
 from ..model import Funder, Work
 from ..terms import decimal, lit
-from ..vocab import DCTERMS, FRAPO, KG, RDF, SDO
+from ..vocab import DCTERMS, FRAPO, KG, PRISM, RDF, SDO
+from .common import date_lit
 from .common import Triple, add_str
 from .context import Context
 
-def funder_node(m: Minter, f: Funder) -> tuple[str, str, list[Triple]]:
-    """(node, key used in grant IRIs, triples) for a funder."""
-    key_path = ("doi", f.doi) if f.doi else ("name", name_key(f.name or ""))
+def funder_node(m: Minter, f: Funder, fallback: tuple[str, ...]) -> tuple[str, str, list[Triple]]:
+    """(node, key used in grant IRIs, triples) for a funder; ``fallback`` keys a funder with neither DOI nor name."""
+    if f.doi:
+        key_path: tuple[str, ...] = ("doi", f.doi)
+    elif f.name:
+        key_path = ("name", name_key(f.name))
+    else:
+        key_path = ("unnamed", name_key(*fallback))
     node = m.node("funder", *key_path)
     out: list[Triple] = [(node, RDF.type, FRAPO.FundingAgency), (node, RDF.type, SDO.Organization)]
     add_str(out, node, SDO.name, f.name)
@@ -30,8 +36,8 @@ def map_funding(work: Work, ctx: Context) -> list[Triple]:
     s = ctx.minter.doi(work.doi)
     m = ctx.minter
     out: list[Triple] = []
-    for f in work.funders:
-        node, key, triples = funder_node(m, f)
+    for fi, f in enumerate(work.funders, start=1):
+        node, key, triples = funder_node(m, f, (work.doi, "funder", str(fi)))
         out += triples
         out += [(s, FRAPO.hasFundingAgency, node), (s, SDO.funder, node)]
         if f.doi_asserted_by:
@@ -44,9 +50,13 @@ def map_funding(work: Work, ctx: Context) -> list[Triple]:
                     (s, FRAPO.isFundedBy, grant), (s, SDO.funding, grant)]
     for pi, project in enumerate(work.projects, start=1):
         for i, title in enumerate(project.titles):
-            out.append((s, DCTERMS.title if i == 0 and not work.titles else KG.originalTitle, lit(title)))
+            out.append((s, DCTERMS.title if i == 0 and not work.titles else PRISM.alternateTitle, lit(title)))
             if i == 0 and not work.titles:
                 out.append((s, SDO.name, lit(title)))
+        if project.start:
+            out.append((s, FRAPO.hasStartDate, date_lit(project.start)))
+        if project.end:
+            out.append((s, FRAPO.hasEndDate, date_lit(project.end)))
         for d in project.descriptions:
             out.append((s, SDO.description, lit(d)))
         if project.award_amount and (value := decimal(project.award_amount)):
@@ -54,7 +64,7 @@ def map_funding(work: Work, ctx: Context) -> list[Triple]:
             out += [(amount, RDF.type, SDO.MonetaryAmount), (s, SDO.amount, amount), (amount, SDO.value, value)]
             add_str(out, amount, SDO.currency, project.award_currency)
         for fi, funding in enumerate(project.fundings, start=1):
-            node, _key, triples = funder_node(m, funding.funder)
+            node, _key, triples = funder_node(m, funding.funder, (work.doi, "project", str(pi), str(fi)))
             out += triples
             out += [(s, FRAPO.isAwardedBy, node), (s, SDO.funder, node)]
             share = m.part(work.doi, "project", str(pi), "funding", str(fi))

@@ -2,18 +2,19 @@
 
 Crossref -> RDF: reference[i] -> a biro:BibliographicReference ``{base}doi/{doi}/reference/{i+1}``
 (work frbr:part it) with kg:position i+1, kg:referenceKey (verbatim), c4o:hasContent (the unstructured
-text, or a rendering of the structured fields), one kg:cited* property per structured field, and
-biro:references the cited work: ``https://doi.org/{doi}`` when a DOI is known, else
-``{base}doi/{doi}/reference/{i+1}/cited``. The work cito:cites and schema:citation the cited work.
+text, or a rendering of the structured fields), one kg:cited* property per structured field, the parsed
+fields (kg:parsedTitle, kg:parsedAuthor, ...), and biro:references the cited work chosen by the resolver
+(``https://doi.org/{doi}`` when a DOI is known) with kg:resolutionMethod, kg:resolutionScore and
+kg:matchedText. The work cito:cites and schema:citation the cited work.
 """
 
 from __future__ import annotations
 
 from ..model import Reference, Work
-from ..terms import XSD_INTEGER, lit
+from ..terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
-from .common import Triple, add_str
-from .context import Context
+from .common import Triple, add_str, url_obj
+from .context import Context, Knowledge
 
 FIELD_PROPERTIES: dict[str, str] = {
     "article-title": KG.citedArticleTitle, "author": KG.citedAuthor, "year": KG.citedYear,
@@ -51,18 +52,19 @@ def render(ref: Reference) -> str | None:
 
 
 def cited_node(work: Work, ref: Reference, ctx: Context) -> str:
-    """The cited work's IRI: its DOI IRI when known, else one minted for this reference."""
+    """The cited work's IRI without resolution: its DOI IRI when known, else one minted for this reference."""
     if ref.doi:
         return ctx.minter.doi(ref.doi)
     return ctx.minter.part(work.doi, "reference", str(ref.index), "cited")
 
 
-def map_references(work: Work, ctx: Context) -> list[Triple]:
+def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
     s = ctx.minter.doi(work.doi)
     out: list[Triple] = []
     for ref in work.references:
         node = ctx.minter.part(work.doi, "reference", str(ref.index))
-        cited = cited_node(work, ref, ctx)
+        res = knowledge.resolutions.get(ref.index)
+        cited = res.cited if res else cited_node(work, ref, ctx)
         out += [
             (s, FRBR.part, node),
             (node, RDF.type, BIRO.BibliographicReference),
@@ -81,4 +83,23 @@ def map_references(work: Work, ctx: Context) -> list[Triple]:
             out.append((node, FIELD_PROPERTIES[name], lit(value)))
         if ref.doi:
             add_str(out, node, KG.doiAssertedBy, ref.doi_asserted_by)
+        if res is None:
+            continue
+        p = res.parsed
+        out += [(node, KG.resolutionMethod, lit(res.method)), (node, KG.referenceKind, lit(res.kind)),
+                (node, KG.referenceStyle, lit(p.style))]
+        out.append((node, KG.resolutionScore, decimal(f"{res.score:.2f}") or lit("0", None)))
+        add_str(out, node, KG.matchedText, res.matched)
+        add_str(out, node, KG.parsedTitle, p.title)
+        for author in p.authors:
+            out.append((node, KG.parsedAuthor, lit(author)))
+        if p.year:
+            out.append((node, KG.parsedYear, lit(p.year, XSD_GYEAR)))
+        add_str(out, node, KG.parsedVenue, p.venue)
+        for url in p.urls:
+            out.append((node, KG.parsedUrl, url_obj(url)))
+        add_str(out, node, KG.parsedArxivId, p.arxiv)
+        if p.doi_in_text:
+            add_str(out, node, KG.parsedDoi, p.doi)
+        add_str(out, node, KG.accessedDate, p.accessed)
     return out

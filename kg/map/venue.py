@@ -40,8 +40,6 @@ def map_venue(work: Work, ctx: Context) -> list[Triple]:
     kind = info.container
     container = None
     if work.container_titles or (work.issns and not info.isbn_on_work) or (work.isbns and not info.isbn_on_work):
-        if kind == "book-series" and not work.issns and not work.container_titles:
-            kind = "series"
         if work.issns:
             container = m.node("venue", "issn", work.issns[0][0])
         elif work.isbns and not info.isbn_on_work:

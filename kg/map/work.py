@@ -30,8 +30,8 @@ DATE_PROPERTIES: dict[str, tuple[str, ...]] = {
     "approved": (KG.approvedDate,),
     "content-created": (KG.contentCreated, SDO.dateCreated),
     "content-updated": (KG.contentUpdated, SDO.dateModified),
-    "award-start": (FRAPO.hasStartDate, KG.awardStart),
-    "award-end": (FRAPO.hasEndDate, KG.awardEnd),
+    "award-start": (FRAPO.hasStartDate,),
+    "award-end": (FRAPO.hasEndDate,),
 }
 RECORD_DATE_PROPERTIES = {"created": KG.recordCreated, "deposited": KG.recordDeposited, "indexed": KG.recordIndexed}
 REVIEW_PROPERTIES = {
@@ -74,6 +74,10 @@ def map_core(work: Work, ctx: Context) -> list[Triple]:
         out.append((s, KG.originalTitle, lit(orig)))
     if work.abstract:
         out += [(s, DCTERMS.abstract, lit(work.abstract)), (s, SDO.abstract, lit(work.abstract))]
+    if work.description:
+        out += [(s, DCTERMS.description, lit(work.description)), (s, SDO.description, lit(work.description))]
+    if work.version:
+        out += [(s, PRISM.versionIdentifier, lit(work.version)), (s, SDO.version, lit(work.version))]
     if work.language:
         out += [(s, DCTERMS.language, lit(work.language, XSD_LANGUAGE)), (s, SDO.inLanguage, lit(work.language))]
     if work.url:

@@ -1,0 +1,389 @@
+"""Property-based tests for the reader, normalize and the mappers/exporters.
+
+Real Crossref records (the seeds and a few shared samples) are mutated by hypothesis: fields removed,
+values of the wrong type, odd unicode, huge strings, IRI-illegal characters in DOIs and URLs. For every
+mutated record the library must either reject it with a clean one-line ``InputError`` or produce output
+that every RDF parser accepts, in every export format, without blank nodes. Nothing else may happen.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph
+import pytest
+import rdflib
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from kg.errors import InputError
+from kg.export import WRITERS
+from kg.map import map_work
+from kg.map.context import Context
+from kg.model import Source
+from kg.normalize import normalize
+from kg.read import Ignored, iter_records
+
+HERE = Path(__file__).resolve()
+SEEDS_DIR = HERE.parents[1] / "seeds"
+SAMPLES_DIR = HERE.parents[2] / "shared" / "crossref-samples"
+SAMPLE_NAMES = (  # small and varied: references with DOIs, funders, licences, relations, project, [[null]] dates
+    "preprint_751156.json",
+    "article_elife.01567.json",
+    "grant_cpcy.proj.2019.50733_60006578.json",
+    "review_jan.15115_v3_decision1.json",
+    "standard_2640440.json",
+    "thesis_uql.2020.791.json",
+    "proceedings_1947940.json",
+)
+FILE_NAME = "mutated.json"
+
+SETTINGS = dict(deadline=None, database=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.large_base_example])
+
+
+def _load() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for path in sorted(SEEDS_DIR.glob("*.txt")):
+        out.append((path.name, json.loads(path.read_text(encoding="utf-8"))["message"]))
+    for name in SAMPLE_NAMES:
+        path = SAMPLES_DIR / name
+        if path.exists():
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            out.append((name, doc.get("message", doc)))
+    return out
+
+
+RECORDS = _load()
+CTX = Context.create()
+
+
+def test_real_records_are_loaded() -> None:
+    assert sum(1 for n, _ in RECORDS if n.endswith(".txt")) == 4
+    assert len(RECORDS) >= 5, f"expected the shared samples next to the project: {SAMPLES_DIR}"
+
+
+# ---------------------------------------------------------------- the property checked for every record
+
+RDFLIB_FORMAT = {"turtle": "turtle", "json-ld": "json-ld", "nt": "nt", "nquads": "nquads", "trig": "trig",
+                 "xml": "xml"}
+OX_FORMAT = {"turtle": pyoxigraph.RdfFormat.TURTLE, "json-ld": pyoxigraph.RdfFormat.JSON_LD,
+             "nt": pyoxigraph.RdfFormat.N_TRIPLES, "nquads": pyoxigraph.RdfFormat.N_QUADS,
+             "trig": pyoxigraph.RdfFormat.TRIG, "xml": pyoxigraph.RdfFormat.RDF_XML}
+
+
+def quad_lines(raw: Any, name: str = FILE_NAME) -> list[str] | None:
+    """normalize + map_work like kg/build.py; None when the record is rejected with a clean InputError."""
+    try:
+        work, warnings = normalize(raw, Source(name, "0" * 64, ""))
+    except InputError as e:
+        text = str(e)
+        assert "\n" not in text and "\r" not in text, f"InputError is not one line: {text!r}"
+        assert text.startswith(f"{name}: "), f"InputError does not start with the file name: {text!r}"
+        return None
+    for w in warnings:
+        assert "\n" not in w and "\r" not in w, f"warning is not one line: {w!r}"
+        assert w.startswith(f"{name}: "), f"warning does not start with the file name: {w!r}"
+    graph = CTX.minter.graph(work.doi)
+    return sorted({f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, CTX)})
+
+
+def _rdflib_triples(fmt: str, data: str) -> set:
+    if fmt in ("nquads", "trig"):
+        ds = rdflib.Dataset()
+        ds.parse(data=data, format=RDFLIB_FORMAT[fmt])
+        triples = {(s, p, o) for s, p, o, _g in ds.quads((None, None, None, None))}
+        names = {g for *_t, g in ds.quads((None, None, None, None))}
+        assert not any(isinstance(g, rdflib.BNode) for g in names), f"{fmt}: blank graph name"
+    else:
+        g = rdflib.Graph()
+        g.parse(data=data, format=RDFLIB_FORMAT[fmt])
+        triples = set(g)
+    return triples
+
+
+def check_record(raw: Any, name: str = FILE_NAME) -> None:
+    """Either a clean InputError, or every format parses back (rdflib, and Oxigraph) with no blank node."""
+    lines = quad_lines(raw, name)
+    if lines is None:
+        return
+    assert lines, "a mapped work has no triples"
+    reference: set | None = None
+    for fmt, writer in WRITERS.items():
+        buf = io.StringIO()
+        writer(lines, buf)
+        data = buf.getvalue()
+        data.encode("utf-8")  # every output must be writable as UTF-8 (no lone surrogates)
+        try:
+            triples = _rdflib_triples(fmt, data)
+        except Exception as e:  # noqa: BLE001 - report which format broke and how
+            raise AssertionError(f"rdflib cannot parse the {fmt} output: {type(e).__name__}: {e}") from None
+        assert not any(isinstance(t, rdflib.BNode) for tr in triples for t in tr), f"{fmt}: blank node in output"
+        if reference is None:
+            reference = triples
+        else:
+            assert len(triples) == len(reference), f"{fmt} holds {len(triples)} triples, turtle {len(reference)}"
+        try:
+            quads = list(pyoxigraph.parse(data.encode("utf-8"), format=OX_FORMAT[fmt]))
+        except (SyntaxError, ValueError) as e:
+            raise AssertionError(f"Oxigraph cannot parse the {fmt} output: {e}") from None
+        assert not any(isinstance(t, pyoxigraph.BlankNode) for q in quads
+                       for t in (q.subject, q.object, q.graph_name)), f"{fmt}: blank node (Oxigraph)"
+
+
+def test_unmutated_records_map_and_round_trip() -> None:
+    for name, raw in RECORDS:
+        lines = quad_lines(raw)
+        assert lines, name
+        check_record(raw)
+
+
+# ---------------------------------------------------------------- strategies
+
+NASTY_CHARS = [
+    "\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\x1b", "\x1f", "\x7f", "\x85", "\x9f", "\t", "\n", "\r",
+    "\ud800", "\udfff", "\udc80", "\u200f", "\u202e", "\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff",
+    "\U0001f600", "\U0001f469\u200d\U0001f52c", "\u0301", "\u00a0", "\u3000", "<", ">", '"', "{", "}", "|",
+    "^", "`", "\\", " ", "#", "%", "%zz", "%41", "&", "'", "]]>", "<![CDATA[", "&amp;", "@", "_:b0", "\\u0000",
+    "\\n", '\\"', "\U0010ffff", "\U0001fffe",
+]
+odd_char = st.sampled_from(NASTY_CHARS) | st.characters(codec=None)
+odd_text = st.lists(odd_char | st.text(max_size=5), min_size=1, max_size=12).map("".join)
+huge_text = st.tuples(odd_text, st.sampled_from(["x", "é", "\U0001f600", "a b ", "<>", "\x01", "\ud800"]),
+                      odd_text).map(lambda t: t[0] + t[1] * (100_000 // len(t[1])) + t[2])
+scalar = (st.none() | st.booleans() | st.integers() | st.integers(min_value=2**63, max_value=2**80)
+          | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20) | odd_text)
+wrong_value = (scalar
+               | st.lists(scalar, max_size=3)
+               | st.dictionaries(st.text(max_size=8), scalar, max_size=3)
+               | st.just([[]]) | st.just([[None]]) | st.just({}) | st.just([]) | st.just(""))
+IRI_ILLEGAL = [" ", "<", ">", '"', "{", "}", "|", "^", "`", "\\", "#", "%", "%2", "%zz", "?", "\n", "\t", "\x00",
+               "\ud800", "\u200f", "\ufffe", "\U0001f600", "[", "]", "/", "//", ":", "@"]
+iri_junk = st.lists(st.sampled_from(IRI_ILLEGAL) | st.text(max_size=3), min_size=1, max_size=8).map("".join)
+odd_doi = st.builds(lambda reg, a, junk, b: f"10.{reg}/{a}{junk}{b}",
+                    st.integers(1000, 99999), st.text("abcXYZ019.-_()", min_size=1, max_size=6), iri_junk,
+                    st.text("abc019", max_size=3))
+doi_spelling = st.sampled_from(["{}", "https://doi.org/{}", "http://dx.doi.org/{}", "doi:{}", " {} ", "DOI: {}"])
+odd_url = st.builds(lambda scheme, host, junk, tail: f"{scheme}{host}/{junk}{tail}",
+                    st.sampled_from(["https://", "http://", "ftp://", "urn:", "mailto:", "", "https:", "//", " https://"]),
+                    st.sampled_from(["example.org", "ex ample.org", "exa<mple>.org", "[::1]", "xn--e1afmkfd.xn--p1ai",
+                                     "пример.рф", "", "user:pw@host:99999", "host:port"]),
+                    iri_junk, iri_junk)
+odd_orcid = st.one_of(
+    st.builds(lambda junk: f"https://orcid.org/0000-0002-1825-0097{junk}", iri_junk),
+    st.builds(lambda junk: f"http://orcid.org/{junk}0000-0002-1825-0097", iri_junk),
+    st.sampled_from(["0000-0002-1825-0097", "0000-0002-1825-009X", "0000-0002-1694-233x", "0000-0002-1825-0098",
+                     "https://orcid.org/0000-0002-1825-0097/", " https://orcid.org/0000-0002-1825-0097 "]),
+    odd_text,
+)
+
+
+def all_paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every path (tuple of keys and indexes) to a value inside obj, the root excluded."""
+    out = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.append(prefix + (k,))
+            out.extend(all_paths(v, prefix + (k,)))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out.append(prefix + (i,))
+            out.extend(all_paths(v, prefix + (i,)))
+    return out
+
+
+def _parent(obj: Any, path: tuple) -> Any:
+    for k in path[:-1]:
+        obj = obj[k]
+    return obj
+
+
+def _get(obj: Any, path: tuple) -> Any:
+    for k in path:
+        obj = obj[k]
+    return obj
+
+
+def _set(obj: Any, path: tuple, value: Any) -> None:
+    _parent(obj, path)[path[-1]] = value
+
+
+@st.composite
+def base_record(draw) -> tuple[str, dict[str, Any]]:
+    name, raw = draw(st.sampled_from(RECORDS))
+    return name, copy.deepcopy(raw)
+
+
+@st.composite
+def mutated_record(draw) -> dict[str, Any]:
+    """A real record with 1-6 random mutations anywhere (top level or nested)."""
+    _name, raw = draw(base_record())
+    for _ in range(draw(st.integers(1, 6))):
+        paths = all_paths(raw)
+        if not paths:
+            break
+        # favour the top level half of the time, so whole fields go and change type often
+        top = [p for p in paths if len(p) == 1]
+        path = draw(st.sampled_from(top) if top and draw(st.booleans()) else st.sampled_from(paths))
+        op = draw(st.sampled_from(["delete", "wrong", "odd", "insert", "huge"]))
+        parent = _parent(raw, path)
+        if op == "delete":
+            del parent[path[-1]]
+        elif op == "wrong":
+            _set(raw, path, draw(wrong_value))
+        elif op == "odd":
+            _set(raw, path, draw(odd_text))
+        elif op == "insert":
+            old = _get(raw, path)
+            text = old if isinstance(old, str) else str(old)
+            at = draw(st.integers(0, len(text)))
+            _set(raw, path, text[:at] + draw(odd_text) + text[at:])
+        else:
+            _set(raw, path, draw(huge_text))
+    return raw
+
+
+def _url_slots(raw: dict[str, Any]) -> list[tuple]:
+    slots: list[tuple] = [("URL",), ("update-policy",)]
+    for key in ("link", "license"):
+        if isinstance(raw.get(key), list):
+            slots += [(key, i, "URL") for i, x in enumerate(raw[key]) if isinstance(x, dict)]
+    if isinstance(raw.get("assertion"), list):
+        slots += [("assertion", i, "URL") for i, x in enumerate(raw["assertion"]) if isinstance(x, dict)]
+    return slots
+
+
+def _doi_slots(raw: dict[str, Any]) -> list[tuple]:
+    slots: list[tuple] = [("DOI",)]
+    for key in ("reference", "funder", "update-to"):
+        if isinstance(raw.get(key), list):
+            slots += [(key, i, "DOI") for i, x in enumerate(raw[key]) if isinstance(x, dict)]
+    return slots
+
+
+@st.composite
+def iri_mutated_record(draw) -> dict[str, Any]:
+    """A real record whose DOIs, reference DOIs, URLs and ORCIDs hold characters that are illegal in IRIs."""
+    _name, raw = draw(base_record())
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["doi", "doi", "url", "url", "primary", "orcid", "relation", "alias"]))
+        if kind == "doi":
+            path = draw(st.sampled_from(_doi_slots(raw)))
+            _set(raw, path, draw(doi_spelling).format(draw(odd_doi)))
+        elif kind == "url":
+            parent_path = draw(st.sampled_from(_url_slots(raw)))
+            _set(raw, parent_path, draw(odd_url))
+        elif kind == "primary":
+            raw["resource"] = {"primary": {"URL": draw(odd_url)}}
+        elif kind == "orcid":
+            authors = raw.get("author") if isinstance(raw.get("author"), list) else []
+            if not authors:
+                raw["author"] = authors = [{"given": "Ada", "family": "Lovelace", "sequence": "first"}]
+            i = draw(st.integers(0, len(authors) - 1))
+            if isinstance(authors[i], dict):
+                authors[i]["ORCID"] = draw(odd_orcid)
+                authors[i]["authenticated-orcid"] = draw(st.booleans())
+        elif kind == "relation":
+            rel = raw.setdefault("relation", {}) if isinstance(raw.get("relation", {}), dict) else {}
+            rtype = draw(st.sampled_from(["is-preprint-of", "cites", "has-review"]))
+            id_type = draw(st.sampled_from(["doi", "uri", "url", "DOI", "other"]))
+            ident = draw(odd_doi | odd_url)
+            rel.setdefault(rtype, []).append({"id-type": id_type, "id": ident, "asserted-by": "subject"})
+        else:
+            raw["aliases"] = [draw(odd_doi) for _ in range(draw(st.integers(1, 3)))]
+    return raw
+
+
+# ---------------------------------------------------------------- properties of normalize + map + export
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(mutated_record())
+def test_mutated_records_either_fail_cleanly_or_round_trip(raw: dict[str, Any]) -> None:
+    check_record(raw)
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(iri_mutated_record())
+@example({"DOI": "10.1234/a b<c>\"{d}|e^f`g\\h#i%j", "type": "journal-article", "title": ["t"],
+          "URL": "https://example.org/a b<c>\"{}|^`\\#%zz",
+          "link": [{"URL": "http://ex ample.org/x y", "content-type": "text/html"}],
+          "license": [{"URL": "https://creativecommons.org/licenses/by/4.0/ #%", "content-version": "vor"}],
+          "resource": {"primary": {"URL": "https://example.org/\ud800 \ufffe"}},
+          "reference": [{"key": "r1", "DOI": "10.5555/x y<z>#1%", "doi-asserted-by": "crossref"}],
+          "author": [{"given": "A", "family": "B", "ORCID": "https://orcid.org/0000-0002-1825-0097",
+                      "sequence": "first"}]})
+def test_iri_illegal_characters_never_reach_an_iri(raw: dict[str, Any]) -> None:
+    check_record(raw)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(base_record(), st.data())
+def test_huge_and_odd_strings_in_every_string_field(rec: tuple[str, dict[str, Any]], data: st.DataObject) -> None:
+    _name, raw = rec
+    string_paths = [p for p in all_paths(raw) if isinstance(_get(raw, p), str) and p != ("DOI",)]
+    for path in data.draw(st.lists(st.sampled_from(string_paths), min_size=1, max_size=4, unique=True)):
+        _set(raw, path, data.draw(huge_text | odd_text))
+    check_record(raw)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(st.one_of(
+    wrong_value,
+    st.dictionaries(st.sampled_from(["DOI", "type", "title", "URL", "foo"]), wrong_value, max_size=4),
+    st.builds(lambda doi, rest: {"DOI": doi, **rest},
+              st.text(max_size=12) | odd_doi | st.just("10.1234/ok"),
+              st.dictionaries(st.sampled_from(["type", "title", "author", "issued", "reference", "URL", "link"]),
+                              wrong_value, max_size=4)),
+))
+def test_arbitrary_small_values_fail_cleanly_or_round_trip(raw: Any) -> None:
+    check_record(raw)
+
+
+# ---------------------------------------------------------------- the reader
+
+
+def _check_items(items: list[Any], shown: str) -> None:
+    for item in items:
+        if isinstance(item, Ignored):
+            assert "\n" not in item and str(item).startswith(shown)
+        elif isinstance(item, InputError):
+            text = str(item)
+            assert "\n" not in text and text.startswith(f"{shown}"), text
+        else:
+            assert isinstance(item, tuple) and len(item) == 2, item
+            assert isinstance(item[0], Source) and item[0].path == shown
+
+
+GOOD_LINE = json.dumps({"DOI": "10.1234/good.1", "type": "journal-article", "title": ["Good"]}).encode()
+json_ish = st.lists(
+    st.sampled_from([b"{", b"}", b"[", b"]", b",", b":", b'"', b"\\", b"\n", b"\r\n", b" ", b"null", b"1e400",
+                     b'"DOI"', b'"10.1234/x"', b'"message"', b'"message-type"', b'"work"', b'"items"', b"\xef\xbb\xbf",
+                     b"\x1f\x8b", b"\xff", b"\xed\xa0\x80", b'"\\ud800"', GOOD_LINE, b"\x00"]) | st.binary(max_size=8),
+    max_size=30).map(b"".join)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(st.binary(max_size=300) | json_ish | json_ish.map(gzip.compress)
+       | st.tuples(json_ish.map(gzip.compress), st.integers(1, 40)).map(lambda t: t[0][:-t[1]]),
+       st.sampled_from(["in.json", "in.jsonl", "in.json.gz", "README.md"]), st.booleans())
+def test_reader_never_raises_on_arbitrary_bytes(tmp_path_factory: pytest.TempPathFactory, data: bytes,
+                                                name: str, in_folder: bool) -> None:
+    folder = tmp_path_factory.mktemp("reader")
+    (folder / name).write_bytes(data)
+    target = folder if in_folder else folder / name
+    items = list(iter_records([str(target)]))
+    _check_items(items, str(folder / name) if in_folder else str(target))
+    for item in items:  # and whatever the reader yields, normalize fails cleanly or maps
+        if isinstance(item, tuple):
+            try:
+                work, _warnings = normalize(item[1], item[0])
+            except InputError:
+                continue
+            map_work(work, CTX)
