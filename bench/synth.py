@@ -14,8 +14,8 @@ Usage:
     python bench/synth.py N OUT [--seed S] [--jobs J]
 
     OUT is a path (gzip-compressed when it ends with ``.gz``) or ``-`` for stdout.
-    --jobs only sets how many worker processes build the records (default: automatic);
-    the output bytes never depend on it.
+    --jobs J builds the records in J worker processes (default 1; 0 = one per CPU); the
+    output bytes never depend on it.
 
 Example:
     python bench/synth.py 100000 /tmp/works.jsonl.gz --seed 7
@@ -1009,6 +1009,19 @@ class Work:
 # --------------------------------------------------------------------------
 
 
+def _copy_event(e: dict[str, Any]) -> dict[str, Any]:
+    """Copy a cached event object so that records never share mutable parts."""
+    out: dict[str, Any] = {}
+    for k, val in e.items():
+        if isinstance(val, list):
+            out[k] = list(val)
+        elif isinstance(val, dict):  # start / end: {"date-parts": [[y, m, d]]}
+            out[k] = {"date-parts": [list(val["date-parts"][0])]}
+        else:
+            out[k] = val
+    return out
+
+
 def _pages_dash(w: Work, dash: str = "–") -> str:
     return f"{w.fp}{dash}{w.lp}" if w.lp else w.fp
 
@@ -1362,17 +1375,17 @@ class Generator:
             v["event"] = {"name": f"{tag}: {ordinal(ed)} {long}", "location": pick(r, LOCATIONS_ACM),
                           "acronym": tag,
                           "sponsor": [SIG[s] for s in sponsors if s != "IEEE-CS"] or [SIG["ARCH"]]}
-            v["proc"] = 3500000 + vi * 997 + year * 13 % 991
-            base = f"97984007{(vi * 37 + year) % 10000:04d}"
+            v["proc"] = 3500000 + vi * 100 + (year - 1960)
+            base = f"97984007{vi * 100 + year % 100:04d}"
             v["isbn"] = base + isbn13_check_digit(base)
-            v["acm_ref"] = f"Proceedings of the {ordinal(ed)} {long} ({tag.replace(chr(39) + ' ', chr(39))})"
+            v["acm_ref"] = f"Proceedings of the {ordinal(ed)} {long} ({tag})"
             v["ieee_ref"] = f"{ieee}"
         elif pub == "ieee":
             v["container"] = f"{year} {long} ({acr})"
             v["event"] = {"name": v["container"], "location": pick(r, LOCATIONS_IEEE),
                           "start": date_parts(start), "end": date_parts(v["end"])}
-            v["confid"] = 40000 + (vi * 1237 + year * 71) % 30000
-            base = f"97983315{(vi * 53 + year) % 10000:04d}"
+            v["confid"] = 40000 + vi * 1000 + (year - 1960) * 13
+            base = f"97983315{vi * 100 + year % 100:04d}"
             v["isbn"] = base + isbn13_check_digit(base)
             v["acm_ref"] = f"{year} {long} ({acr})"
             v["ieee_ref"] = ieee
@@ -1603,14 +1616,20 @@ class Generator:
                 w.url = f"https://www.osti.gov/biblio/{1800000 + k}"
         else:
             w.kind = "web"
-            org, prod = pick(r, [("NVIDIA", "Hopper"), ("NVIDIA", "Blackwell"), ("NVIDIA", "Ampere GA102"),
-                                  ("NVIDIA", "Volta"), ("AMD", "CDNA 3"), ("AMD", "Instinct MI300"),
-                                  ("Intel", "Gaudi 3"), ("Intel", "Sapphire Rapids"), ("Google", "TPU v5e"),
-                                  ("Google", "TPU v4"), ("Cerebras", "WSE-3"), ("Graphcore", "IPU"),
-                                  ("Tenstorrent", "Wormhole"), ("SambaNova", "SN40L"), ("Arm", "Neoverse V2"),
-                                  ("Meta", "MTIA"), ("Amazon Web Services", "Trainium"), ("Groq", "LPU")])
+            org, prod, py = pick(r, [("NVIDIA", "Hopper", 2022), ("NVIDIA", "Blackwell", 2024),
+                                     ("NVIDIA", "Ampere GA102", 2020), ("NVIDIA", "Volta", 2017),
+                                     ("NVIDIA", "Pascal", 2016), ("AMD", "CDNA 3", 2023),
+                                     ("AMD", "Instinct MI300", 2023), ("AMD", "Vega", 2017),
+                                     ("Intel", "Gaudi 3", 2024), ("Intel", "Sapphire Rapids", 2023),
+                                     ("Intel", "Xeon Phi", 2016), ("Google", "TPU v5e", 2023),
+                                     ("Google", "TPU v4", 2021), ("Google", "TPU v2", 2017),
+                                     ("Cerebras", "WSE-3", 2024), ("Cerebras", "WSE-2", 2021),
+                                     ("Graphcore", "IPU", 2018), ("Tenstorrent", "Wormhole", 2022),
+                                     ("SambaNova", "SN40L", 2024), ("Arm", "Neoverse V2", 2022),
+                                     ("Arm", "Scalable Vector Extension", 2016), ("Meta", "MTIA", 2023),
+                                     ("Amazon Web Services", "Trainium", 2021), ("Groq", "LPU", 2024)])
             w.org = org
-            w.year = max(w.year, 2016)
+            w.year = max(w.year, py)
             w.title = pick(r, [f"{org} {prod} Architecture In-Depth", f"{prod} Architecture Whitepaper",
                                 f"Introducing {prod}", f"{org} {prod} Tuning Guide",
                                 f"{prod} Instruction Set Architecture Reference Guide",
@@ -1926,7 +1945,7 @@ class Generator:
         short_container: list[str] = []
         if typ == "proceedings-article":
             container = [vy["container"]]
-            v["event"] = dict(vy["event"])
+            v["event"] = _copy_event(vy["event"])
             if house == "acm" or rnd() < 0.3:
                 v["ISBN"] = [vy["isbn"]]
                 v["isbn-type"] = [{"value": vy["isbn"], "type": "print" if house == "ieee" else "electronic"}]
@@ -1969,7 +1988,7 @@ class Generator:
             v["journal-issue"] = {"issue": h.issue, ("published-print" if rnd() < 0.6 else "published-online"):
                                   date_parts(ji_ord, 2)}
             if rnd() < 0.3:
-                v["subject"] = SUBJECTS[jpub][int(rnd() * len(SUBJECTS[jpub]))]
+                v["subject"] = list(SUBJECTS[jpub][int(rnd() * len(SUBJECTS[jpub]))])
             if jpub in ("springer", "elsevier", "ieee") and rnd() < 0.6:
                 v["language"] = "en"
             if jpub == "elsevier":
@@ -1989,7 +2008,7 @@ class Generator:
             p0 = 1 + int(rnd() * 400)
             v["page"] = f"{p0}-{p0 + 10 + int(rnd() * 14)}"
             if b["event"]:
-                v["event"] = dict(b["event"])
+                v["event"] = _copy_event(b["event"])
             if rnd() < 0.5:
                 v["language"] = "en"
             v["alternative-id"] = [doi.split("/", 1)[1]]
@@ -2156,7 +2175,8 @@ class Generator:
                         f["award-info"] = [{"award-number": [a]} for a in awards]
                 funders.append(f)
             v["funder"] = funders
-        v["content-domain"] = prof["domain"]
+        v["content-domain"] = {"domain": list(prof["domain"]["domain"]),
+                               "crossmark-restriction": prof["domain"]["crossmark-restriction"]}
         if print_ord is not None:
             v["published-print"] = date_parts(print_ord, prec)
         if rnd() < (0.35 if typ != "dataset" else 0.9):
@@ -2416,15 +2436,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", metavar="N", type=int, help="number of records to generate")
     ap.add_argument("out", metavar="OUT", help="output path (.gz for gzip) or - for stdout")
     ap.add_argument("--seed", default="0", help="generator seed (any string; default 0)")
-    ap.add_argument("--jobs", type=int, default=0,
-                    help="worker processes (default 0 = automatic: one per CPU, up to 8, "
-                         "for N >= 20000); the output does not depend on it")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes building the records (default 1; 0 = one per CPU, "
+                         "up to 8); the output bytes do not depend on it")
     args = ap.parse_args(argv)
     if args.n < 0:
         ap.error("N must be >= 0")
-    jobs = args.jobs
-    if jobs <= 0:
-        jobs = min(os.cpu_count() or 1, 8) if args.n >= 20000 else 1
+    jobs = args.jobs if args.jobs > 0 else min(os.cpu_count() or 1, 8)
     stream, close = _open_out(args.out)
     # records hold no reference cycles: plain refcounting frees them, and the cyclic
     # collector would otherwise keep rescanning the (large, long-lived) pools

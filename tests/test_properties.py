@@ -60,13 +60,112 @@ def _load() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-RECORDS = _load()
+# One synthetic record that carries every field the mappers know, so each mapper meets the mutations too
+# (events, projects, reviews, standards bodies, clinical trials ... are rare in the real samples).
+KITCHEN_SINK: dict[str, Any] = {
+    "DOI": "10.5555/Kitchen.Sink-2024(1)", "type": "journal-article", "subtype": "research-article",
+    "title": ["A complete record", "Ein vollständiger Datensatz"], "subtitle": ["with every field"],
+    "short-title": ["Complete"], "original-title": ["Полная запись"],
+    "abstract": "<jats:title>Abstract</jats:title><jats:p>We map <jats:italic>all</jats:italic> fields &amp; "
+                "more.</jats:p><jats:p>Second paragraph.</jats:p>",
+    "language": "en", "URL": "https://doi.org/10.5555/kitchen.sink-2024(1)",
+    "resource": {"primary": {"URL": "https://example.org/articles/kitchen-sink?id=1&v=2"}},
+    "issued": {"date-parts": [[2024, 2, 29]]}, "published": {"date-parts": [[2024, 2]]},
+    "published-print": {"date-parts": [[2024, 3, 1]]}, "published-online": {"date-parts": [[2024, 2, 29]]},
+    "posted": {"date-parts": [[2023, 12]]}, "accepted": {"date-parts": [[2024, 1, 15]]},
+    "approved": {"date-parts": [[2024]]}, "content-created": {"date-parts": [[2023, 11, 30]]},
+    "content-updated": {"date-parts": [[2024, 4, 1]]}, "award-start": {"date-parts": [[2022, 1, 1]]},
+    "award-end": {"date-parts": [[2025, 12, 31]]},
+    "created": {"date-parts": [[2024, 1, 2]], "date-time": "2024-01-02T03:04:05Z", "timestamp": 1704164645000},
+    "deposited": {"date-parts": [[2024, 4, 2]], "date-time": "2024-04-02T03:04:05Z", "timestamp": 1712027045000},
+    "indexed": {"date-parts": [[2024, 5, 1]], "date-time": "2024-05-01T00:00:00.123Z", "timestamp": 1714521600123},
+    "page": "e1001–e1010", "article-number": "e1001", "volume": "7", "issue": "2",
+    "journal-issue": {"issue": "2", "published-print": {"date-parts": [[2024, 3]]},
+                      "published-online": {"date-parts": [[2024, 2]]}},
+    "container-title": ["Journal of Complete Records"], "short-container-title": ["J. Compl. Rec."],
+    "ISSN": ["1234-5679", "2049-3630"], "issn-type": [{"value": "1234-5679", "type": "print"},
+                                                      {"value": "2049-3630", "type": "electronic"}],
+    "ISBN": ["978-3-16-148410-0"], "isbn-type": [{"value": "9783161484100", "type": "print"}],
+    "publisher": "Example Press", "publisher-location": "Utrecht, NL", "member": "9999", "prefix": "10.5555",
+    "subject": ["Library and Information Sciences", "Computer Science Applications"],
+    "reference-count": 3, "references-count": 3, "is-referenced-by-count": 12,
+    "author": [
+        {"given": "Ada", "family": "Lovelace", "suffix": "Jr.", "prefix": "Dr.", "sequence": "first",
+         "ORCID": "http://orcid.org/0000-0002-1825-0097", "authenticated-orcid": True,
+         "affiliation": [{"name": "University of Somewhere", "place": ["Utrecht"], "department": ["Informatics"],
+                          "acronym": ["UoS"], "id": [{"id": "https://ror.org/04pp8hn57", "id-type": "ROR",
+                                                     "asserted-by": "publisher"}]}],
+         "role": [{"role": "conceptualization", "vocabulary": "credit"}]},
+        {"name": "The Complete Records Consortium", "sequence": "additional", "affiliation": []},
+    ],
+    "editor": [{"given": "Grace", "family": "Hopper", "sequence": "first", "affiliation": []}],
+    "chair": [{"given": "Alan", "family": "Turing", "sequence": "first", "affiliation": []}],
+    "translator": [{"given": "Émilie", "family": "du Châtelet", "sequence": "first", "affiliation": []}],
+    "funder": [{"DOI": "10.13039/501100000780", "name": "European Commission", "doi-asserted-by": "crossref",
+                "award": ["101017536", "101017536"]}, {"name": "A Foundation Without DOI"}],
+    "license": [{"URL": "https://creativecommons.org/licenses/by/4.0/", "start": {"date-parts": [[2024, 2, 29]],
+                 "date-time": "2024-02-29T00:00:00Z", "timestamp": 1709164800000}, "delay-in-days": 0,
+                 "content-version": "vor"}],
+    "link": [{"URL": "https://example.org/articles/kitchen-sink.pdf", "content-type": "application/pdf",
+              "content-version": "vor", "intended-application": "text-mining"}],
+    "reference": [
+        {"key": "ref1", "DOI": "10.1000/xyz123", "doi-asserted-by": "crossref", "first-page": "1", "volume": "3",
+         "author": "Smith", "year": "2001", "journal-title": "J. Old Results", "article-title": "Old results"},
+        {"key": "ref2", "unstructured": "J. Doe, An unstructured reference, 1999."},
+        {"key": "ref3", "isbn": "9780262033848", "isbn-type": "print", "volume-title": "Algorithms",
+         "edition": "3", "series-title": "MIT Press Series", "component": "ch. 2",
+         "standard-designator": "ISO 690", "standards-body": "ISO", "issue": "4", "issn": "1234-5679"},
+    ],
+    "event": {"name": "Conference on Complete Records", "acronym": "CCR", "location": "Utrecht, NL",
+              "number": "5", "theme": "Completeness", "sponsor": ["ACM", "IEEE"],
+              "start": {"date-parts": [[2024, 6, 1]]}, "end": {"date-parts": [[2024, 6, 3]]}},
+    "assertion": [{"name": "received", "label": "Received", "value": "2023-11-30", "order": 0,
+                   "group": {"name": "publication_history", "label": "Publication History"},
+                   "URL": "https://example.org/history", "explanation": {"URL": "https://example.org/why"}}],
+    "relation": {"is-preprint-of": [{"id-type": "doi", "id": "10.5555/preprint.1", "asserted-by": "object"}],
+                 "is-supplemented-by": [{"id-type": "uri", "id": "https://data.example.org/set/1",
+                                         "asserted-by": "subject"}],
+                 "has-review": {"id-type": "doi", "id": "10.5555/review.1", "asserted-by": "object"}},
+    "update-to": [{"DOI": "10.5555/kitchen.sink-2023", "type": "correction", "label": "Correction",
+                   "updated": {"date-parts": [[2024, 2, 29]], "date-time": "2024-02-29T00:00:00Z"}}],
+    "alternative-id": ["KS-2024-001"], "archive": ["Portico", "CLOCKSS"],
+    "clinical-trial-number": [{"clinical-trial-number": "NCT01234567", "registry": "10.18810/clinical-trials-gov",
+                               "type": "preResults"}],
+    "institution": [{"name": "University of Somewhere", "place": ["Utrecht"], "department": ["Informatics"],
+                     "acronym": ["UoS"], "id": [{"id": "https://ror.org/04pp8hn57", "id-type": "ROR",
+                                                 "asserted-by": "publisher"}]}],
+    "group-title": "Informatics", "degree": ["PhD"], "edition-number": "2", "part-number": "1",
+    "component-number": "3", "standards-body": {"name": "International Organization for Standardization",
+                                                "acronym": "ISO"},
+    "content-domain": {"domain": ["example.org"], "crossmark-restriction": True},
+    "update-policy": "https://doi.org/10.5555/crossmark-policy", "award": "GR-42",
+    "project": [{"project-title": [{"title": "Complete Records", "language": "en"}],
+                 "project-description": [{"description": "Maps everything.", "language": "en"}],
+                 "lead-investigator": [{"given": "Ada", "family": "Lovelace",
+                                        "ORCID": "https://orcid.org/0000-0002-1825-0097", "affiliation": []}],
+                 "investigator": [{"given": "Charles", "family": "Babbage", "affiliation": []}],
+                 "funding": [{"type": "grant", "scheme": "Horizon", "funding-percentage": "100",
+                              "funder": {"name": "European Commission",
+                                         "id": [{"id": "10.13039/501100000780", "id-type": "DOI",
+                                                 "asserted-by": "publisher"}]},
+                              "award-amount": {"amount": "1000000", "currency": "EUR"}}],
+                 "award-amount": {"amount": "1000000", "currency": "EUR"},
+                 "award-start": {"date-parts": [[2022, 1, 1]]}, "award-end": {"date-parts": [[2025, 12, 31]]}}],
+    "review": {"type": "referee-report", "recommendation": "minor-revision", "revision-round": "1",
+               "stage": "pre-publication", "running-number": "R1", "competing-interest-statement": "None",
+               "language": "en"},
+    "free-to-read": {"start-date": {"date-parts": [[2024, 2, 29]]}, "end-date": {"date-parts": [[2030]]}},
+    "aliases": ["10.5555/kitchen.sink.alias"],
+    "score": 1.0, "source": "Crossref",
+}
+
+RECORDS = _load() + [("kitchen-sink", KITCHEN_SINK)]
 CTX = Context.create()
 
 
 def test_real_records_are_loaded() -> None:
     assert sum(1 for n, _ in RECORDS if n.endswith(".txt")) == 4
-    assert len(RECORDS) >= 5, f"expected the shared samples next to the project: {SAMPLES_DIR}"
+    assert len(RECORDS) >= 6, f"expected the shared samples next to the project: {SAMPLES_DIR}"
 
 
 # ---------------------------------------------------------------- the property checked for every record

@@ -32,7 +32,7 @@ _QUOTED = re.compile(r"[“\"«](?P<title>[^”\"»]{4,}?)[,.]?\s*[”\"»]")
 _PAREN_YEAR = re.compile(r"^(?P<authors>[^\d()]+?)\s*\((?P<year>(?:19|20)\d{2})[a-z]?(?:,[^)]*)?\)\s*[.,:]?\s+(?P<rest>.+)$")
 _NATURE_TAIL = re.compile(r"\((?P<year>(?:19|20)\d{2})[a-z]?\)\.?\s*$")
 _NATURE_AUTHORS = re.compile(
-    r"^(?P<authors>(?:[^,.&()]{2,60}?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+(?:,\s(?:Jr|Sr|II|III)\s?\.?)?(?:,\s|\s&\s|\s)?)+(?:et\sal\.\s*)?)(?P<rest>.+)$")
+    r"^(?P<authors>(?:[^,.&()]{2,60}?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+(?:,\s(?:Jr|Sr|II|III)\s?\.?)?(?:,\s|\s?&\s|\s)?)+(?:et\sal\.\s*)?)(?P<rest>.+)$")
 _VANCOUVER = re.compile(r"^(?P<authors>(?:[^,.()]+?\s[A-Z]{1,3}\s?,\s*)*[^,.()]+?\s[A-Z]{1,3}(?:\s?,?\s*et al)?)\s?[.,]?\s+"
                         r"(?:\((?P<year>(?:19|20)\d{2})[a-z]?\)\s+)?(?P<rest>.+)$")
 _VENUE_HINT = re.compile(r"^(?:In\s|in\s|Proc\.|Proceedings|Journal|Trans\.|IEEE|ACM|arXiv|CoRR|Adv\.|Advances)")

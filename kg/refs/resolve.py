@@ -274,7 +274,8 @@ class Resolver:
             node = self.minter.part(r.citing, "reference", str(r.index), "cited")
             has_text = bool(r.parsed.title or r.parsed.urls)
             method = "unique" if has_text else "unresolved"
-            out[(r.citing, r.index)] = Resolution(node, method, 0.5 if has_text else 0.0, "", _kind(r.parsed), r.parsed)
+            score = (0.9 if r.parsed.year else 0.75) if has_text else 0.0
+            out[(r.citing, r.index)] = Resolution(node, method, score, r.parsed.title or "", _kind(r.parsed), r.parsed)
             return CitedInfo(node, r.parsed.title, None, r.parsed.year)
         if kind0 == "url":
             node = self.minter.node("cited", "url", name_key(rest))
@@ -292,7 +293,7 @@ class Resolver:
             elif len(members) > 1:
                 method, score, matched = "title-shared", 0.85 + (0.05 if m.parsed.year else 0.0), m.parsed.title or ""
             else:
-                method, score, matched = "unique", 0.5, m.parsed.title or ""
+                method, score, matched = "unique", 0.9 if m.parsed.year else 0.75, m.parsed.title or ""
             out[(m.citing, m.index)] = Resolution(node, method, round(score, 2), matched, _kind(m.parsed), m.parsed)
         return CitedInfo(node, titles[0] if titles else None, urls[0] if urls else None,
                          years[0] if len(years) == 1 else None)
