@@ -2420,7 +2420,7 @@ def _open_out(out: str) -> tuple[Any, Callable[[], None]]:
         return stream, stream.flush
     if out.endswith(".gz"):
         raw = open(out, "wb")
-        gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=3, mtime=0)
+        gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=1, mtime=0)
 
         def close_gz() -> None:
             gz.close()

@@ -29,9 +29,10 @@ def workspace_graph() -> Path:
 
 
 def build(inputs: list[str], output: str | None = None, fmt: str | None = None, base: str = DEFAULT_BASE,
-          strict: bool = False, on_problem: Callable[[str, str], None] | None = None) -> BuildResult:
+          strict: bool = False, on_problem: Callable[[str, str], None] | None = None,
+          tools: list[Path] | None = None, topics: Path | None = None) -> BuildResult:
     """Build the graph of ``inputs``, write the workspace graph and, if asked, an export."""
-    ctx = Context.create(base)
+    ctx = Context.create(base, tools=tools, topics=topics)
     result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem)
     if result.report.records == 0:
         return result
@@ -44,11 +45,6 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
 
 def read_graph_lines(path: Path) -> list[str]:
     """Canonical sorted N-Quads lines of a graph file (any RDF format)."""
-    if path.suffix == ".nq" and path.exists():
-        try:
-            return sorted(set(path.read_text(encoding="utf-8").splitlines(keepends=True)))
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError(str(path), f"cannot be read ({e})", "rebuild it with 'kg build'") from None
     default = "<urn:x-crossref-kg:default>"
     lines = set()
     try:

@@ -19,7 +19,11 @@ from .map.context import Context, Knowledge
 from .model import Work
 from .normalize import normalize
 from .read import Ignored, iter_records
+from collections import Counter
+
+from .map.knowledge import tool_triples
 from .refs.resolve import CitedInfo, Resolution, resolve_works
+from .topics import classify, override, scheme_triples
 from .terms import XSD_GYEAR, lit
 from .vocab import FABIO, KG, SDO
 from .map.common import url_obj
@@ -112,13 +116,43 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     for (citing, index), res in resolutions.items():
         per_work.setdefault(citing, {})[index] = res
     lines: set[str] = set()
+    used_tools: dict[str, object] = {}
+    catalogue = ctx.catalogue
     for doi, work in works.items():
         graph = ctx.minter.graph(doi)
-        knowledge = Knowledge(per_work.get(doi, {}))
+        res_by_index = per_work.get(doi, {})
+        tools: dict[int, list] = {}
+        candidates: dict[int, object] = {}
+        categories: Counter[str] = Counter()
+        for ref in work.references:
+            res = res_by_index.get(ref.index)
+            if res is None or catalogue is None:
+                continue
+            text = ref.unstructured or " ".join(v for _k, v in ref.fields)
+            cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
+            matches = catalogue.recognise(res.parsed, cited_doi, text)
+            if matches:
+                tools[ref.index] = matches
+                for m in matches:
+                    used_tools[m.tool.id] = m.tool
+                    categories[m.tool.category] += 1
+            elif res.kind in ("web", "other", "paper") and (cand := catalogue.candidate(res.parsed, text)):
+                candidates[ref.index] = cand
+        if doi in ctx.topic_overrides:
+            topics = override(ctx.topic_overrides[doi])
+        else:
+            topics = classify(work, categories)
+        knowledge = Knowledge(res_by_index, tools, candidates, topics)
         lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, knowledge))
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs = {ctx.minter.doi(d) for d in works}
     lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
+    tgraph = ctx.minter.node("graph", "tools")
+    for tid in sorted(used_tools):
+        lines.update(f"{s} {p} {o} {tgraph} .\n" for s, p, o in tool_triples(ctx.minter, used_tools[tid]))
+    if works:
+        sgraph = ctx.minter.node("graph", "topics")
+        lines.update(f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)
 

@@ -49,10 +49,14 @@ def main() -> None:
 @click.option("-o", "--output", help="Also write the graph here ('-' for stdout); format from the extension.")
 @click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
 @click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
+@click.option("--tools", "tools", multiple=True, type=click.Path(path_type=Path),
+              help="An extra tool catalogue (JSON, the format of kg/data/tools.json); repeatable.")
+@click.option("--topics", "topics", type=click.Path(path_type=Path),
+              help="Topic overrides: DOI -> topic ids (JSON object, or lines 'DOI<TAB>topic,topic').")
 @click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
-def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, strict: bool,
-          quiet: bool) -> None:
+def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
+          topics: Path | None, strict: bool, quiet: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
 
     Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export.
@@ -70,7 +74,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
 
     try:
         result = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
-                           on_problem=None if strict else show)
+                           on_problem=None if strict else show, tools=list(tools), topics=topics)
     except StrictStop as e:
         raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
     except KgError as e:
@@ -86,7 +90,8 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
         works = r.records - r.merged
         click.echo(
             f"built {works} work{'s' if works != 1 else ''} from {r.records} record{'s' if r.records != 1 else ''}"
-            f" ({r.skipped} skipped, {r.merged} merged, {len(r.warnings)} warnings): {result.triples} triples "
+            f" ({r.skipped} skipped, {r.merged} merged, {len(r.warnings)} warning{'s' if len(r.warnings) != 1 else ''}):"
+            f" {result.triples} triples "
             f"in {time.perf_counter() - started:.2f} s -> {api.workspace_graph()}"
             + (f", {output}" if output and output != "-" else ""),
             err=True,

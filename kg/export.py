@@ -19,7 +19,7 @@ from typing import IO
 
 import orjson
 
-from .errors import UsageError
+from .errors import KgError, UsageError
 from .resources import data_file
 from .vocab import PREFIXES
 
@@ -256,8 +256,13 @@ WRITERS: dict[str, Callable[[Iterable[str], IO[str]], None]] = {
 def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
     """Write to a temporary file beside ``path`` and rename it into place only when all went well."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    if target.is_dir():
+        raise KgError(f"{target}: is a directory; give a file name to write to")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as e:
+        raise KgError(f"{target}: cannot be written ({e.strerror or e}); choose another path") from None
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -266,7 +271,10 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as e:
+            raise KgError(f"{target}: cannot be written ({e.strerror or e}); choose another path") from None
     except BaseException:
         try:
             os.unlink(tmp)

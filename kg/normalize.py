@@ -605,8 +605,11 @@ def _assertion(f: _Fields, x: dict[str, Any], path: str) -> Assertion | None:
 def _relations(f: _Fields, raw: dict[str, Any]) -> tuple[Relation, ...]:
     rel = f.dict_(raw, "relation", "relation") or {}
     out = []
-    for rtype in sorted(rel):
-        items = rel[rtype]
+    for rtype_raw in sorted(rel):
+        items = rel[rtype_raw]
+        rtype = squash(str(rtype_raw))
+        if not rtype:
+            continue
         if isinstance(items, dict):
             items = [items]
         if not isinstance(items, list):

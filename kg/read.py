@@ -31,9 +31,9 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path, bool]]:
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
                     if not name.startswith("."):
-                        yield os.path.join(root, name), Path(root) / name, False
+                        yield display_path(os.path.join(root, name)), Path(root) / name, False
         else:
-            yield given, p, True
+            yield display_path(given), p, True
 
 
 def _position(text: bytes, pos: int) -> tuple[int, int]:
@@ -119,15 +119,7 @@ def iter_file(shown: str, path: Path, explicit: bool = True) -> Iterator[tuple[S
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as whole_err:
-        first_end = data.find(b"\n")
-        lines_mode = False
-        if 0 <= first_end < len(data.rstrip()):
-            try:
-                orjson.loads(data[:first_end])
-                lines_mode = True
-            except orjson.JSONDecodeError:
-                lines_mode = False
-        if not lines_mode:
+        if not _looks_like_json_lines(data):
             yield _json_error(shown, data, whole_err)
             return
         yield from _iter_lines(shown, data, digest)
@@ -141,6 +133,29 @@ def iter_file(shown: str, path: Path, explicit: bool = True) -> Iterator[tuple[S
         return
     for i, item in enumerate(items, start=1):
         yield Source(shown, digest, f"{naming} {i}" if naming else ""), _inner(item)
+
+
+def _looks_like_json_lines(data: bytes) -> bool:
+    """More than one non-empty line, and at least half of them are complete JSON objects or arrays."""
+    lines = [ln for ln in data.split(b"\n") if ln.strip()]
+    if len(lines) < 2:
+        return False
+    good = 0
+    for ln in lines[:200]:
+        stripped = ln.strip()
+        if stripped[:1] in (b"{", b"[") and stripped[-1:] in (b"}", b"]"):
+            try:
+                orjson.loads(stripped)
+                good += 1
+            except orjson.JSONDecodeError:
+                pass
+    return good * 2 >= min(len(lines), 200)
+
+
+def display_path(path: str) -> str:
+    """A path as it can be shown and stored: undecodable bytes and control characters replaced."""
+    text = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
 
 
 def _iter_lines(shown: str, data: bytes, digest: str) -> Iterator[tuple[Source, Any] | InputError]:

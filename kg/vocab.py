@@ -58,7 +58,7 @@ SDO = ClosedNamespace(
     isPartOf hasPart issn isbn volumeNumber issueNumber pagination pageStart pageEnd bookEdition
     inLanguage keywords license funder funding fundedItem amount currency sponsor location
     recordedIn workFeatured citation associatedMedia contentUrl encodingFormat inSupportOf
-    softwareVersion applicationCategory position description about numberOfPages version
+    softwareVersion applicationCategory position description about numberOfPages version subjectOf
     """,
 )
 FABIO = ClosedNamespace(
@@ -143,6 +143,8 @@ KG = ClosedNamespace(
     fundingScheme fundingType fundingShare place department
     resolutionMethod resolutionScore matchedText referenceKind referenceStyle parsedTitle parsedAuthor
     parsedYear parsedVenue parsedUrl parsedArxivId parsedDoi accessedDate preprintOf
+    ToolRecognition ToolCandidate TopicAssignment citesTool suggestsTool hasToolRecognition recognizedTool
+    method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory
     """,
 )
 

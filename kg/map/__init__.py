@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..model import Work
 from .context import Context, Knowledge
-from . import contributors, funding, provenance, references, relations, rights, venue, work as work_mapper
+from . import contributors, funding, knowledge as knowledge_mapper, provenance, references, relations, rights, venue, work as work_mapper
 
 Triple = tuple[str, str, str]
 
@@ -32,5 +32,7 @@ def map_work(work: Work, ctx: Context, knowledge: Knowledge | None = None) -> li
     out: list[Triple] = []
     for mapper in MAPPERS:
         out.extend(mapper(work, ctx))
-    out.extend(references.map_references(work, ctx, knowledge or Knowledge()))
+    known = knowledge or Knowledge()
+    out.extend(references.map_references(work, ctx, known))
+    out.extend(knowledge_mapper.map_topics(work, ctx, known))
     return out

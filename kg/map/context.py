@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
@@ -59,10 +60,19 @@ class Context:
     types: dict[str, TypeInfo] = field(default_factory=lambda: _load_types()[0])
     containers: dict[str, tuple[str, ...]] = field(default_factory=lambda: _load_types()[1])
 
+    catalogue: Any = None  # kg.refs.tools.Catalogue
+    topic_overrides: dict[str, list[str]] = field(default_factory=dict)
+
     @classmethod
-    def create(cls, base: str = DEFAULT_BASE) -> "Context":
+    def create(cls, base: str = DEFAULT_BASE, tools: list[Path] | None = None,
+               topics: Path | None = None) -> "Context":
+        """A context with the built-in type table and tool catalogue, plus user catalogues and topic overrides."""
+        from ..refs.tools import Catalogue
+        from ..topics import load_overrides
+
         types, containers = _load_types()
-        return cls(Minter(base), __version__, types, containers)
+        return cls(Minter(base), __version__, types, containers, Catalogue.load(tools),
+                   load_overrides(topics) if topics else {})
 
     def type_info(self, wtype: str, subtype: str | None) -> TypeInfo:
         if subtype and f"{wtype}/{subtype}" in self.types:
@@ -72,6 +82,11 @@ class Context:
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What cross-record stages inferred about one work: reference index -> resolution (kg.refs.resolve)."""
+    """What cross-record stages inferred about one work: per reference index its resolution
+    (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch) and tool candidate; the work's topics
+    (kg.topics.Assignment)."""
 
     resolutions: dict[int, Any] = field(default_factory=dict)
+    tools: dict[int, list[Any]] = field(default_factory=dict)
+    candidates: dict[int, Any] = field(default_factory=dict)
+    topics: list[Any] = field(default_factory=list)

@@ -11,6 +11,7 @@ kg:matchedText. The work cito:cites and schema:citation the cited work.
 from __future__ import annotations
 
 from ..model import Reference, Work
+from ..ids import name_key
 from ..terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str, url_obj
@@ -86,8 +87,25 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
         if res is None:
             continue
         p = res.parsed
-        out += [(node, KG.resolutionMethod, lit(res.method)), (node, KG.referenceKind, lit(res.kind)),
+        tools = knowledge.tools.get(ref.index, [])
+        kind = "tool" if tools else res.kind
+        out += [(node, KG.resolutionMethod, lit(res.method)), (node, KG.referenceKind, lit(kind)),
                 (node, KG.referenceStyle, lit(p.style))]
+        for match in tools:
+            tool = ctx.minter.node("tool", match.tool.id)
+            ev = node[:-1] + "/tool/" + match.tool.id + ">"
+            out += [(node, KG.citesTool, tool), (cited, SDO.about, tool), (node, KG.hasToolRecognition, ev),
+                    (ev, RDF.type, KG.ToolRecognition), (ev, KG.recognizedTool, tool),
+                    (ev, KG.method, lit(match.method)), (ev, KG.score, decimal(f"{match.score:.2f}")),
+                    (ev, KG.matchedText, lit(match.matched))]
+        cand = knowledge.candidates.get(ref.index)
+        if cand is not None:
+            cnode = ctx.minter.node("tool-candidate", name_key(cand.name))
+            ev = node[:-1] + "/tool-candidate>"
+            out += [(node, KG.suggestsTool, cnode), (cnode, RDF.type, KG.ToolCandidate), (cnode, SDO.name, lit(cand.name)),
+                    (node, KG.hasToolRecognition, ev), (ev, RDF.type, KG.ToolRecognition),
+                    (ev, KG.recognizedTool, cnode), (ev, KG.method, lit("candidate")),
+                    (ev, KG.score, decimal(f"{cand.score:.2f}")), (ev, KG.matchedText, lit(cand.matched))]
         out.append((node, KG.resolutionScore, decimal(f"{res.score:.2f}") or lit("0", None)))
         add_str(out, node, KG.matchedText, res.matched)
         add_str(out, node, KG.parsedTitle, p.title)

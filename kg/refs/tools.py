@@ -1,0 +1,236 @@
+"""Tool recognition: which software tools a reference cites, from a catalogue kept as data.
+
+A reference cites a tool when it names the tool's defining paper (DOI or title), points at one of the
+tool's URLs, or has the tool as the subject of its title (the title starts with an alias, optionally after
+the vendor's name, or is little more than the alias plus words like "documentation" or "user guide").
+An alias inside a longer title about something else does not count; short or common-word aliases can
+be case-sensitive and need context cues; exclusion phrases veto a match. References with strong
+software cues but no catalogue match become tool candidates (lower score) for a user to promote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from ..errors import InputError
+from ..resources import data_file
+from .parse import ParsedRef, fold, title_key
+from .resolve import normalize_url
+
+DOC_WORDS = (r"documentation|docs|user'?s? guide|programming guide|guide|manual|api(?: reference| guide| docs)?|"
+             r"reference(?: manual)?|sdk|toolkit|library|project|website|home ?page|repository|github|overview|"
+             r"tutorials?|recipes?|release notes|white ?paper|developer|software|tool|tools|framework|profiler|"
+             r"official|version|v?\d+(?:\.\d+)*")
+CANDIDATE_HOSTS = ("github.com/", "gitlab.com/", "bitbucket.org/", "pypi.org/project/", "crates.io/crates/",
+                   "npmjs.com/package/", "anaconda.org/", "readthedocs.io")
+CANDIDATE_CUES = re.compile(r"\b(documentation|user'?s? guide|api reference|sdk|toolkit)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Tool:
+    id: str
+    name: str
+    category: str
+    aliases: tuple[str, ...] = ()
+    vendor: str | None = None
+    homepage: str | None = None
+    url_patterns: tuple[str, ...] = ()
+    paper_dois: frozenset[str] = frozenset()
+    paper_titles: tuple[tuple[str, int | None], ...] = ()  # (title key, year)
+    wikidata: str | None = None
+    case_sensitive: bool = False
+    context: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolMatch:
+    tool: Tool
+    method: str  # doi, url, paper-title, alias
+    score: float
+    matched: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    name: str
+    score: float
+    matched: str
+
+
+def _alias_pattern(alias: str, vendor: str | None, case_sensitive: bool) -> re.Pattern[str]:
+    """Case matters only for one-word aliases of case-sensitive tools ("JAX", "Spark"); a longer alias
+    is specific enough in any case ("Cutlass: fast linear algebra in cuda c++")."""
+    esc = re.escape(alias).replace(r"\ ", r"[\s\-_]?")
+    vend = rf"(?:{re.escape(vendor)}(?:'s)?[\s\-]+)?" if vendor else ""
+    flags = 0 if case_sensitive and " " not in alias.strip() else re.I
+    return re.compile(rf"^\W*(?:the\s+)?{vend}(?P<alias>{esc})(?![\w\-])", flags)
+
+
+class Catalogue:
+    """The tool catalogue: kg/data/tools.json plus any user files (same format; a user entry replaces
+    a built-in one with the same id)."""
+
+    def __init__(self, tools: dict[str, Tool], categories: dict[str, str]) -> None:
+        self.tools = dict(sorted(tools.items()))
+        self.categories = categories
+        self.by_doi: dict[str, list[Tool]] = {}
+        self.by_title: dict[str, list[Tool]] = {}
+        for t in self.tools.values():
+            for d in t.paper_dois:
+                self.by_doi.setdefault(d, []).append(t)
+            for k, _y in t.paper_titles:
+                self.by_title.setdefault(k, []).append(t)
+
+    @classmethod
+    def load(cls, extra: list[Path] | None = None) -> "Catalogue":
+        tools: dict[str, Tool] = {}
+        categories: dict[str, str] = {}
+        for path in [data_file("tools.json"), *(extra or [])]:
+            cats, found = _read_catalogue(path)
+            categories.update(cats)
+            tools.update(found)
+        for t in tools.values():
+            if t.category not in categories:
+                raise InputError(str(t.id), f"tool category {t.category!r} is not declared", "add it to \"categories\"")
+        return cls(tools, categories)
+
+    # ------------------------------------------------------------------ matching
+
+    def recognise(self, parsed: ParsedRef, cited_doi: str | None, text: str) -> list[ToolMatch]:
+        """Every catalogue tool the reference cites, best evidence per tool, sorted by tool id."""
+        found: dict[str, ToolMatch] = {}
+
+        def keep(m: ToolMatch) -> None:
+            old = found.get(m.tool.id)
+            if old is None or m.score > old.score:
+                found[m.tool.id] = m
+
+        folded_text = fold(text)
+        for doi in filter(None, {cited_doi, parsed.doi}):
+            for t in self.by_doi.get(doi, ()):
+                keep(ToolMatch(t, "doi", 1.0, doi))
+        tkey = title_key(parsed.title)
+        if tkey:
+            for t in self.by_title.get(tkey, ()):
+                years = [y for k, y in t.paper_titles if k == tkey and y]
+                if not years or not parsed.year or int(parsed.year) in years or abs(int(parsed.year) - years[0]) <= 1:
+                    keep(ToolMatch(t, "paper-title", 0.95, parsed.title or ""))
+        for url in parsed.urls:
+            nu = normalize_url(url)
+            if not nu:
+                continue
+            hits = [(len(p), t) for t in self.tools.values() for p in t.url_patterns
+                    if nu.lower() == p or nu.lower().startswith((p + "/", p + "?", p + "#"))]
+            if hits:
+                longest = max(n for n, _t in hits)  # a sub-tool's page does not also tag its parent
+                for n, t in hits:
+                    if n == longest and not self._vetoed(t, folded_text):
+                        keep(ToolMatch(t, "url", 0.95, url))
+        subject = parsed.title or ""
+        if subject:
+            spans: list[tuple[int, int, Tool, str]] = []
+            for t in self.tools.values():
+                for pat in t.patterns:
+                    m = pat.match(subject)
+                    if m and self._is_subject(subject, m.end("alias"), parsed.venue is None) and \
+                            self._context_ok(t, folded_text):
+                        spans.append((m.start("alias"), m.end("alias"), t, m.group("alias")))
+            for s, e, t, alias in spans:
+                if any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2, t2, _ in spans if t2.id != t.id):
+                    continue  # a longer alias of another tool covers this one ("PyTorch Profiler" vs "PyTorch")
+                keep(ToolMatch(t, "alias", 0.85, alias))
+        if not found and parsed.authors and not parsed.venue:
+            # "PyTorch. Performance Tuning Guide. ..." - a web page whose author is the tool's project
+            author = fold(parsed.authors[0])
+            for t in self.tools.values():
+                if any(fold(a) == author for a in t.aliases) and self._context_ok(t, folded_text):
+                    keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
+        return [found[k] for k in sorted(found)]
+
+    @staticmethod
+    def _is_subject(title: str, alias_end: int, no_venue: bool = False) -> bool:
+        """The alias (at the start of the title) is what the title is about: it stands alone or before a
+        colon, or only documentation words follow, or (outside a journal or proceedings) a short
+        description of one of its parts ("PyTorch CUDA caching allocator")."""
+        rest = title[alias_end:]
+        if re.match(r"^\s*(?:$|[:\-–—(,;.|/])", rest):
+            return True
+        words = fold(rest).split()
+        if no_venue and len(words) <= 4 and not re.search(r"\b(?:for|of|on|in|with|to|via|using|and)\b", rest, re.I):
+            return True
+        return len(words) <= 4 and all(re.fullmatch(DOC_WORDS, w) or len(w) <= 2 for w in words) or \
+            bool(re.match(rf"^\s+(?:{DOC_WORDS})\b", rest, re.I)) and len(words) <= 6
+
+    @staticmethod
+    def _vetoed(t: Tool, folded_text: str) -> bool:
+        return any(f" {fold(x)} " in f" {folded_text} " for x in t.exclude)
+
+    def _context_ok(self, t: Tool, folded_text: str) -> bool:
+        if self._vetoed(t, folded_text):
+            return False
+        if not t.context:
+            return True
+        return any(f" {fold(c)}" in f" {folded_text}" for c in t.context)
+
+    def candidate(self, parsed: ParsedRef, text: str) -> Candidate | None:
+        """A tool candidate named from a reference with strong software cues, or None."""
+        for url in parsed.urls:
+            nu = normalize_url(url) or ""
+            for host in CANDIDATE_HOSTS:
+                if host in nu:
+                    parts = nu.split("/")
+                    if host.startswith(("github", "gitlab", "bitbucket")) and len(parts) >= 3 and parts[2]:
+                        return Candidate(parts[2], 0.6, url)
+                    if host == "readthedocs.io":
+                        return Candidate(parts[0].split(".")[0], 0.5, url)
+                    if len(parts) >= 3 and parts[-1]:
+                        return Candidate(parts[-1], 0.6, url)
+        title = parsed.title or ""
+        m = CANDIDATE_CUES.search(title)
+        if m:
+            name = re.sub(rf"\b(?:{DOC_WORDS})\b", " ", title, flags=re.I)
+            name = re.sub(r"\s*[:\-–—,|]\s*$", "", re.sub(r"\s+", " ", name)).strip(" :-–—,.")
+            if 2 <= len(name) <= 60:
+                return Candidate(name, 0.5, m.group(0))
+        return None
+
+
+def _read_catalogue(path: Path) -> tuple[dict[str, str], dict[str, Tool]]:
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except OSError as e:
+        raise InputError(str(path), f"cannot be read ({e.strerror or e})", "check the --tools path") from None
+    except orjson.JSONDecodeError as e:
+        raise InputError(str(path), f"is not valid JSON ({e})", "fix the tool catalogue") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("tools"), list):
+        raise InputError(str(path), 'is not a tool catalogue (no "tools" list)', "see kg/data/tools.json for the format")
+    out: dict[str, Tool] = {}
+    for i, t in enumerate(doc["tools"]):
+        where = f"{path}: tools[{i}]"
+        if not isinstance(t, dict) or not isinstance(t.get("id"), str) or not isinstance(t.get("name"), str):
+            raise InputError(where, "needs an \"id\" and a \"name\"", "fix the tool entry")
+        if not isinstance(t.get("category"), str):
+            raise InputError(where, "needs a \"category\"", "fix the tool entry")
+        aliases = tuple(dict.fromkeys([t["name"], *(a for a in t.get("aliases", []) if isinstance(a, str))]))
+        vendor = t.get("vendor") if isinstance(t.get("vendor"), str) else None
+        cs = bool(t.get("case_sensitive", False))
+        papers = [p for p in t.get("papers", []) if isinstance(p, dict)]
+        out[t["id"]] = Tool(
+            id=t["id"], name=t["name"], category=t["category"], aliases=aliases, vendor=vendor,
+            homepage=t.get("homepage"),
+            url_patterns=tuple(p.lower().rstrip("/").removeprefix("www.") for p in t.get("url_patterns", [])),
+            paper_dois=frozenset(p["doi"].lower() for p in papers if isinstance(p.get("doi"), str)),
+            paper_titles=tuple((k, p.get("year") if isinstance(p.get("year"), int) else None)
+                               for p in papers if (k := title_key(p.get("title")))),
+            wikidata=t.get("wikidata"), case_sensitive=cs,
+            context=tuple(t.get("context", [])), exclude=tuple(t.get("exclude", [])),
+            patterns=tuple(_alias_pattern(a, vendor, cs) for a in aliases),
+        )
+    cats = doc.get("categories", {})
+    return (cats if isinstance(cats, dict) else {}), out

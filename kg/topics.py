@@ -1,0 +1,204 @@
+"""Topic classification: each input work gets one primary topic and scored secondary topics.
+
+The SKOS scheme kg/data/topics.ttl carries, per concept, keyword cues (``kg:cue``, ``kg:strongCue``;
+a trailing ``*`` is a prefix) and the tool categories that indicate it (``kg:toolCategory``). A work's
+title (weight 3), subtitle and short title (2), subjects and venue (1.5) and abstract (1) are matched
+against the cues; the categories of the tools its references cite add evidence. Scores are normalised
+to the best concept; the best is primary, others scoring at least 0.3 are secondary. Every assignment
+keeps its evidence. An override file (``--topics``) replaces the classifier for the works it names.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import orjson
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import RDF, SKOS
+
+from .errors import InputError
+from .model import Work
+from .normalize import normalize_doi
+from .refs.parse import fold
+from .resources import data_file
+
+KG_NS = "https://w3id.org/crossref-kg/ontology#"
+TOPIC_NS = "https://w3id.org/crossref-kg/topic/"
+FIELD_WEIGHTS = {"title": 3.0, "title-target": 1.5, "subtitle": 2.0, "venue": 1.5, "subject": 1.5, "abstract": 1.0}
+STRONG = 3.0
+TOOL_WEIGHT = 0.5
+TOOL_CAP = 6
+SECONDARY_MIN = 0.3
+MAX_SECONDARY = 4
+
+
+@dataclass(frozen=True)
+class Concept:
+    id: str
+    iri: str
+    label: str
+    cues: tuple[tuple[re.Pattern[str], str, float], ...]
+    tool_categories: frozenset[str]
+    depth: int = 0  # number of broader steps to a top concept
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    topic: str  # concept id
+    iri: str
+    score: float
+    primary: bool
+    method: str  # keywords, override
+    evidence: str
+
+
+def _cue_pattern(cue: str) -> re.Pattern[str]:
+    text = fold(cue.rstrip("*"))
+    tail = r"\w*" if cue.endswith("*") else r"\b"
+    return re.compile(rf"\b{re.escape(text)}{tail}")
+
+
+@cache
+def scheme_graph() -> Graph:
+    """kg/data/topics.ttl, parsed once."""
+    return Graph().parse(data_file("topics.ttl"), format="turtle")
+
+
+@cache
+def concepts() -> tuple[Concept, ...]:
+    g = scheme_graph()
+    out = []
+    for c in sorted(g.subjects(RDF.type, SKOS.Concept)):
+        cid = str(c)[len(TOPIC_NS):]
+        label = next((str(x) for x in g.objects(c, SKOS.prefLabel)), cid)
+        cues = [(_cue_pattern(str(x)), str(x), 1.0) for x in g.objects(c, URIRef(KG_NS + "cue"))]
+        cues += [(_cue_pattern(str(x)), str(x), STRONG) for x in g.objects(c, URIRef(KG_NS + "strongCue"))]
+        cats = frozenset(str(x) for x in g.objects(c, URIRef(KG_NS + "toolCategory")))
+        depth, node = 0, c
+        while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and depth < 10:
+            depth, node = depth + 1, up
+        out.append(Concept(cid, str(c), label, tuple(sorted(cues, key=lambda x: x[1])), cats, depth))
+    return tuple(out)
+
+
+def _fields(work: Work) -> dict[str, str]:
+    venue = " ".join([*work.container_titles, *work.short_container_titles,
+                      *(x for x in ((work.event.name, work.event.acronym) if work.event else ()) if x)])
+    title = fold(" ".join(work.titles[:1]))
+    # "<what the work does> for <where it applies>": the target domain speaks for the topic at half weight
+    head, sep, target = title.partition(" for ")
+    if not sep or len(head.split()) < 2:
+        head, target = title, ""
+    return {
+        "title": head,
+        "title-target": target,
+        "subtitle": fold(" ".join([*work.subtitles, *work.short_titles])),
+        "venue": fold(venue),
+        "subject": fold(" ".join(work.subjects)),
+        "abstract": fold(work.abstract or ""),
+    }
+
+
+def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[Assignment]:
+    """Primary and secondary topics of a work, with evidence; [] when nothing matches."""
+    fields = _fields(work)
+    scores: dict[str, float] = defaultdict(float)
+    evidence: dict[str, list[str]] = defaultdict(list)
+    for name, text in fields.items():
+        if not text:
+            continue
+        # every cue occurrence with its span; a cue inside a longer matching cue (of any concept) does not
+        # count, so "deep learning compiler" speaks for deep-learning-compilers and not also for compilers
+        found = [(m.start(), m.end(), c.id, cue, w) for c in concepts() for pat, cue, w in c.cues
+                 for m in [pat.search(text)] if m]
+        kept = [f for f in found if not any(o[0] <= f[0] and f[1] <= o[1] and (o[1] - o[0]) > (f[1] - f[0])
+                                             for o in found)]
+        per_concept: dict[str, list[tuple[str, float]]] = defaultdict(list)
+        for _s, _e, cid, cue, w in kept:
+            per_concept[cid].append((cue, w))
+        for cid, hits in per_concept.items():
+            # a venue or subject heading says less than the work's own words: strong cues count as weak there
+            strength = (lambda w: 1.0) if name in ("venue", "subject") else (lambda w: w)
+            scores[cid] += FIELD_WEIGHTS[name] * sum(strength(w) for _cue, w in hits)
+            evidence[cid].append(f"{name}: {', '.join(sorted(cue for cue, _w in hits))}")
+    for c in concepts():
+        if tool_categories:
+            n = sum(tool_categories[cat] for cat in c.tool_categories)
+            if n:
+                scores[c.id] += TOOL_WEIGHT * min(n, TOOL_CAP)
+                evidence[c.id].append("cited tools: " + ", ".join(
+                    f"{tool_categories[cat]} {cat}" for cat in sorted(c.tool_categories) if tool_categories[cat]))
+    if not scores:
+        return []
+    best = max(scores.values())
+    by_id = {c.id: c for c in concepts()}
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], -by_id[kv[0]].depth, kv[0]))  # ties: the narrower
+    out = []
+    for i, (cid, sc) in enumerate(ranked):
+        norm = round(sc / best, 2)
+        if i > 0 and (norm < SECONDARY_MIN or i > MAX_SECONDARY):
+            break
+        out.append(Assignment(cid, by_id[cid].iri, norm, i == 0, "keywords", "; ".join(evidence[cid])))
+    return out
+
+
+def load_overrides(path: Path) -> dict[str, list[str]]:
+    """DOI -> topic ids (first is primary), from JSON (``{"10.1/x": ["profiling", ...]}``) or a
+    tab/comma-separated file with lines ``DOI<TAB>topic[,topic...]``."""
+    known = {c.id for c in concepts()}
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(str(path), f"cannot be read ({e.strerror or e})", "check the --topics path") from None
+    rows: list[tuple[str, list[str], str]] = []
+    if data.lstrip()[:1] == b"{":
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError as e:
+            raise InputError(str(path), f"is not valid JSON ({e})", "fix the topics file") from None
+        for doi, topics in doc.items():
+            rows.append((doi, topics if isinstance(topics, list) else [topics], f"{path}: {doi}"))
+    else:
+        text = data.decode("utf-8", errors="replace")
+        for n, row in enumerate(csv.reader(text.splitlines(), delimiter="\t" if "\t" in text else ","), start=1):
+            if not row or row[0].startswith("#") or row[0].strip().lower() == "doi":
+                continue
+            topics = [t.strip() for cell in row[1:] for t in cell.split(",") if t.strip()]
+            rows.append((row[0], topics, f"{path}: line {n}"))
+    out: dict[str, list[str]] = {}
+    for doi_raw, topics, where in rows:
+        doi = normalize_doi(str(doi_raw))
+        if doi is None:
+            raise InputError(where, f"{doi_raw!r} is not a DOI", "fix the line")
+        if not topics:
+            raise InputError(where, "names no topic", "give DOI and at least one topic id")
+        for t in topics:
+            if t not in known:
+                raise InputError(where, f"topic {t!r} is not in the scheme", f"use one of: {', '.join(sorted(known))}")
+        out[doi.lower()] = list(dict.fromkeys(topics))
+    return out
+
+
+def override(topics: list[str]) -> list[Assignment]:
+    by_id = {c.id: c for c in concepts()}
+    return [Assignment(t, by_id[t].iri, 1.0, i == 0, "override", "topics file") for i, t in enumerate(topics)]
+
+
+def scheme_triples() -> list[tuple[str, str, str]]:
+    """Every triple of the topic scheme, as N-Triples tokens (the scheme has no blank nodes)."""
+    out = []
+    for s, p, o in scheme_graph():
+        out.append((s.n3(), p.n3(), o.n3() if not isinstance(o, Literal) else _lit(o)))
+    return out
+
+
+def _lit(o: Literal) -> str:
+    from .terms import lang_lit, lit
+    if o.language:
+        return lang_lit(str(o), o.language)
+    return lit(str(o), f"<{o.datatype}>" if o.datatype else None)
