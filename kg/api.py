@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -10,10 +11,11 @@ import pyoxigraph
 
 from . import export
 from .build import BuildResult, build_graph
-from .errors import InputError, KgError
+from .errors import InputError, KgError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
 from .queries import Results, bound_text, find_query
+from .validate import Report
 from .store import load_store, rdf_format, run_query
 
 WORKSPACE_ENV = "KG_HOME"
@@ -30,17 +32,65 @@ def workspace_graph() -> Path:
 
 def build(inputs: list[str], output: str | None = None, fmt: str | None = None, base: str = DEFAULT_BASE,
           strict: bool = False, on_problem: Callable[[str, str], None] | None = None,
-          tools: list[Path] | None = None, topics: Path | None = None) -> BuildResult:
-    """Build the graph of ``inputs``, write the workspace graph and, if asked, an export."""
+          tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
+          allow_invalid: bool = False, shapes: Path | None = None) -> tuple[BuildResult, Report | None]:
+    """Build the graph of ``inputs``, validate it, and write the workspace graph and, if asked, an export.
+
+    ``validation`` is auto (whole graph up to 1,000 records, else a deterministic sample of 1,000
+    records), full, sample:N or none. A graph with violations is not written unless ``allow_invalid``.
+    """
     ctx = Context.create(base, tools=tools, topics=topics)
+    out_fmt = export.resolve_format(fmt, output) if output else None
     result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem)
     if result.report.records == 0:
-        return result
-    out_fmt = export.resolve_format(fmt, output) if output else None
+        return result, None
+    report = None
+    if validation != "none":
+        report = validate_lines(sample_lines(result, validation, ctx), shapes)
+        if report.count("Violation") and not allow_invalid:
+            raise ValidationFailed(
+                f"the graph has {report.count('Violation')} violation{'s' if report.count('Violation') != 1 else ''}"
+                f" (first: {report.results[0].focus}: {report.results[0].message}); nothing was written;"
+                " run 'kg validate' on an export for the full report, or pass --allow-invalid", report)
     export.write(result.lines, "nquads", str(workspace_graph()))
     if output and out_fmt:
         export.write(result.lines, out_fmt, output)
-    return result
+    return result, report
+
+
+def sample_lines(result: BuildResult, validation: str, ctx: Context) -> list[str]:
+    """The lines to validate: all, or the records of a deterministic sample plus the shared graphs."""
+    works = sorted(result.works)
+    if validation == "full" or (validation == "auto" and len(works) <= 1000):
+        return result.lines
+    if validation == "auto":
+        n = 1000
+    elif validation.startswith("sample:") and validation[7:].isdigit():
+        n = int(validation[7:])
+    else:
+        raise UsageError(f"--validate {validation!r}: use auto, full, sample:N or none")
+    if n >= len(works):
+        return result.lines
+    chosen = sorted(works, key=lambda d: hashlib.sha256(d.encode("utf-8")).hexdigest())[:n]
+    keep = {ctx.minter.graph(d) for d in chosen} | {ctx.minter.node("graph", name) for name in ("knowledge", "tools", "topics")}
+    return [line for line in result.lines if line.rstrip("\n")[:-2].rsplit(" ", 1)[1] in keep]
+
+
+def validate_lines(lines: list[str], shapes: Path | None = None) -> "Report":
+    """Validate canonical N-Quads lines against the shapes (default: shapes/)."""
+    from .validate import data_graph, load_shapes, validate
+    return validate(data_graph(lines), load_shapes(shapes))
+
+
+def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None) -> "Report":
+    """Validate graph files (default: the workspace graph)."""
+    sources = graphs or [workspace_graph()]
+    lines: set[str] = set()
+    for src in sources:
+        if not src.exists():
+            raise InputError(str(src), "does not exist", "run 'kg build' first or name a graph file")
+        lines.update(read_graph_lines(src))
+    return validate_lines(sorted(lines), shapes)
 
 
 def read_graph_lines(path: Path) -> list[str]:

@@ -53,14 +53,21 @@ def main() -> None:
               help="An extra tool catalogue (JSON, the format of kg/data/tools.json); repeatable.")
 @click.option("--topics", "topics", type=click.Path(path_type=Path),
               help="Topic overrides: DOI -> topic ids (JSON object, or lines 'DOI<TAB>topic,topic').")
+@click.option("--validate", "validation", default="auto", show_default=True,
+              help="auto (whole graph up to 1,000 records, else a sample of 1,000), full, sample:N or none.")
+@click.option("--allow-invalid", is_flag=True, help="Write the graph even when validation finds violations.")
+@click.option("--shapes", type=click.Path(path_type=Path), help="Validate with the shapes of this folder.")
 @click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
-          topics: Path | None, strict: bool, quiet: bool) -> None:
+          topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, strict: bool,
+          quiet: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
 
-    Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export.
-    Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input.
+    Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
+    after validating the graph with the SHACL shapes.
+    Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input,
+    3 the graph has violations (nothing written unless --allow-invalid).
 
     \b
     Example:
@@ -73,8 +80,9 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
 
     try:
-        result = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
-                           on_problem=None if strict else show, tools=list(tools), topics=topics)
+        result, vreport = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
+                                    on_problem=None if strict else show, tools=list(tools), topics=topics,
+                                    validation=validation, allow_invalid=allow_invalid, shapes=shapes)
     except StrictStop as e:
         raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
     except KgError as e:
@@ -96,7 +104,40 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             + (f", {output}" if output and output != "-" else ""),
             err=True,
         )
+        if vreport is not None:
+            nv, nw = vreport.count('Violation'), vreport.count('Warning')
+            click.echo(f"validation: {nv} violation{'s' if nv != 1 else ''}, {nw} warning{'s' if nw != 1 else ''}"
+                       " (kg validate lists them)", err=True)
     sys.exit(1 if r.skipped else 0)
+
+
+@main.command("validate")
+@click.argument("graphs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--shapes", type=click.Path(path_type=Path), help="A folder of SHACL shapes (default: shapes/).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "turtle"]), default="text", show_default=True)
+@click.option("--severity", type=click.Choice(["violation", "warning", "info"]), default="violation",
+              show_default=True, help="Report and fail on results at or above this severity.")
+def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: str) -> None:
+    """Validate a graph (default: the workspace graph) against the SHACL shapes.
+
+    Exit codes: 0 no result at or above --severity, 1 some, 2 unreadable graph or shapes.
+
+    \b
+    Example:
+      kg validate --severity warning
+    """
+    from .validate import render_json, render_text, render_turtle
+    try:
+        report = api.validate_graphs(list(graphs) or None, shapes)
+    except KgError as e:
+        raise _fail(e) from None
+    if fmt == "json":
+        click.echo(render_json(report, severity), nl=False)
+    elif fmt == "turtle":
+        click.echo(render_turtle(report), nl=False)
+    else:
+        click.echo(render_text(report, severity), nl=False)
+    sys.exit(1 if report.at_or_above(severity) else 0)
 
 
 @main.command("export")

@@ -29,3 +29,7 @@ class ValidationFailed(KgError):
     """The graph has violations and the build was asked not to replace the workspace."""
 
     exit_code = 3
+
+    def __init__(self, message: str, report: object = None) -> None:
+        super().__init__(message)
+        self.report = report

@@ -15,8 +15,6 @@ import pyoxigraph
 XSD = "http://www.w3.org/2001/XMLSchema#"
 XSD_STRING = f"<{XSD}string>"
 XSD_INTEGER = f"<{XSD}integer>"
-XSD_INTEGER = f"<{XSD}nonNegativeInteger>"
-XSD_INTEGER = f"<{XSD}positiveInteger>"
 XSD_BOOLEAN = f"<{XSD}boolean>"
 XSD_DATE = f"<{XSD}date>"
 XSD_GYEARMONTH = f"<{XSD}gYearMonth>"

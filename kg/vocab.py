@@ -144,7 +144,7 @@ KG = ClosedNamespace(
     resolutionMethod resolutionScore matchedText referenceKind referenceStyle parsedTitle parsedAuthor
     parsedYear parsedVenue parsedUrl parsedArxivId parsedDoi accessedDate preprintOf
     ToolRecognition ToolCandidate TopicAssignment citesTool suggestsTool hasToolRecognition recognizedTool
-    method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory
+    method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory vocabularyRole
     """,
 )
 

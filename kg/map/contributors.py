@@ -108,7 +108,7 @@ def map_contributors(work: Work, ctx: Context) -> list[Triple]:
             out.append((role, KG.orcidAuthenticated, boolean(c.orcid_authenticated)))
         for vocab_role in c.roles:
             if vocab_role != f"crossref:{c.role}":
-                out.append((role, KG.roleName, lit(vocab_role)))
+                out.append((role, KG.vocabularyRole, lit(vocab_role)))
         for aff in c.affiliations:
             org, org_triples = affiliation_node(ctx.minter, aff)
             out += org_triples

@@ -82,6 +82,7 @@ class _Ref:
     url: str | None
     text: str
     fuzzy: bool = False
+    ckey: str | None = None  # citation key (author, year, venue, volume, page) for title-less references
 
 
 def _kind(p: ParsedRef) -> str:
@@ -115,8 +116,13 @@ class Resolver:
         for ref in work.references:
             p = parse_reference(ref)
             url = next((u for u in map(normalize_url, p.urls) if u), None)
+            f = dict(ref.fields)
+            ckey = None
+            if not p.title and p.first_author_tokens and p.year and p.venue and (f.get("volume") or f.get("first-page")):
+                ckey = " ".join([min(p.first_author_tokens), p.year, fold(p.venue), f.get("volume", ""),
+                                 f.get("first-page", "")])
             self.refs.append(_Ref(work.doi, ref.index, p, title_key(p.title), url,
-                                  ref.unstructured or " ".join(v for _k, v in ref.fields) or (ref.doi or "")))
+                                  ref.unstructured or " ".join(v for _k, v in ref.fields) or (ref.doi or ""), ckey=ckey))
 
     # ------------------------------------------------------------------ resolution
 
@@ -223,9 +229,12 @@ class Resolver:
         whose titles are near-identical (guarded fuzzy match)."""
         by_title: dict[str, list[_Ref]] = defaultdict(list)
         singles: dict[str, list[_Ref]] = {}
+        by_citation: dict[str, list[_Ref]] = defaultdict(list)
         for r in refs:
             if r.tkey:
                 by_title[r.tkey].append(r)
+            elif r.ckey:
+                by_citation[f"citation {r.ckey}"].append(r)
             else:
                 singles[f"ref {r.citing} {r.index}"] = [r]
         groups: dict[str, list[_Ref]] = {}
@@ -265,6 +274,7 @@ class Resolver:
             for m in groups[root]:
                 m.fuzzy = True
         groups.update(singles)
+        groups.update(by_citation)
         return groups
 
     def _emit_group(self, gkey: str, members: list[_Ref], out: dict) -> CitedInfo:
@@ -279,6 +289,8 @@ class Resolver:
             return CitedInfo(node, r.parsed.title, None, r.parsed.year)
         if kind0 == "url":
             node = self.minter.node("cited", "url", name_key(rest))
+        elif kind0 == "citation":
+            node = self.minter.node("cited", "citation", name_key(rest))
         else:
             node = self.minter.node("cited", "title", name_key(rest))
         titles = sorted((m.parsed.title for m in members if m.parsed.title), key=lambda t: (-sum(
@@ -290,6 +302,8 @@ class Resolver:
                 method, score, matched = ("url", 0.9, m.url or "") if m.url else ("title", 0.85, m.parsed.title or "")
             elif m.fuzzy:
                 method, score, matched = "title-fuzzy", 0.8, m.parsed.title or ""
+            elif kind0 == "citation":
+                method, score, matched = ("citation-shared" if len(members) > 1 else "citation"), 0.8, rest
             elif len(members) > 1:
                 method, score, matched = "title-shared", 0.85 + (0.05 if m.parsed.year else 0.0), m.parsed.title or ""
             else:

@@ -1,0 +1,190 @@
+"""SHACL validation of the graph with pySHACL, and the report in text, JSON or Turtle.
+
+Shapes are the Turtle files of shapes/ (or a directory the user names). The report lists every result
+with its severity, shape, focus node, path, value and message; the exit code follows the chosen
+severity threshold: 0 nothing at or above it, 1 something is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+import pyshacl
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import RDF, SH
+
+from .errors import InputError
+from .resources import shapes_dir
+
+SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}
+RANK = {SH.Violation: 0, SH.Warning: 1, SH.Info: 2}
+NAMES = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    severity: str  # Violation, Warning, Info
+    shape: str  # IRI of the node shape (the property shape's parent when it has one)
+    focus: str
+    path: str | None
+    value: str | None
+    message: str
+    constraint: str
+
+
+@dataclass
+class Report:
+    conforms: bool
+    results: list[Result]
+    graph: Graph = field(repr=False)
+
+    def count(self, severity: str) -> int:
+        return sum(1 for r in self.results if r.severity == severity)
+
+    def at_or_above(self, threshold: str) -> list[Result]:
+        order = ["Violation", "Warning", "Info"]
+        keep = order[: order.index(threshold.capitalize()) + 1]
+        return [r for r in self.results if r.severity in keep]
+
+
+def load_shapes(directory: Path | None = None) -> Graph:
+    """Every .ttl file of the shapes directory, in one graph; bad shapes are an InputError."""
+    folder = directory or shapes_dir()
+    files = sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+    if not files:
+        raise InputError(str(folder), "holds no shapes (.ttl files)", "give --shapes a folder of SHACL Turtle files")
+    g = Graph()
+    for f in files:
+        try:
+            g.parse(f, format="turtle")
+        except Exception as e:  # rdflib raises many parser exception types
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise InputError(str(f), f"is not valid Turtle ({first})", "fix the shapes file") from None
+    return g
+
+
+def data_graph(lines: list[str]) -> Graph:
+    """The union of all graphs of canonical N-Quads lines, as an rdflib graph."""
+    g = Graph()
+    g.parse(data="".join(line.rsplit(" ", 2)[0] + " .\n" for line in lines), format="nt")
+    return g
+
+
+def _owner(shapes: Graph, shape: URIRef | BNode) -> URIRef | BNode:
+    """The node shape a property shape or SPARQL constraint belongs to."""
+    for p in (SH.property, SH.sparql):
+        parent = next(shapes.subjects(p, shape), None)
+        if parent is not None:
+            return parent
+    return shape
+
+
+def _text(term: object) -> str | None:
+    if term is None:
+        return None
+    if isinstance(term, BNode):
+        return f"_:{term}"
+    if isinstance(term, Literal):
+        return str(term)
+    return str(term)
+
+
+def _path_text(report: Graph, path: object) -> str | None:
+    if path is None:
+        return None
+    if isinstance(path, URIRef):
+        return str(path)
+    inv = report.value(path, SH.inversePath)
+    if inv is not None:
+        return f"^{inv}"
+    alts = report.value(path, SH.alternativePath)
+    if alts is not None:
+        from rdflib.collection import Collection
+        return "|".join(str(x) for x in Collection(report, alts))
+    return "(complex path)"
+
+
+def validate(data: Graph, shapes: Graph) -> Report:
+    """Run pySHACL (no inference; the graph states its classes) and collect the results."""
+    conforms, report, _text_report = pyshacl.validate(
+        data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
+    )
+    results = []
+    for r in report.subjects(RDF.type, SH.ValidationResult):
+        source = report.value(r, SH.sourceShape)
+        owner = _owner(shapes, source) if source is not None else None
+        severity = report.value(r, SH.resultSeverity)
+        message = report.value(r, SH.resultMessage)
+        results.append(Result(
+            severity=NAMES.get(severity, str(severity)),
+            shape=str(owner) if isinstance(owner, URIRef) else _text(owner) or "",
+            focus=_text(report.value(r, SH.focusNode)) or "",
+            path=_path_text(report, report.value(r, SH.resultPath)),
+            value=_text(report.value(r, SH.value)),
+            message=str(message) if message is not None else "",
+            constraint=str(report.value(r, SH.sourceConstraintComponent) or ""),
+        ))
+    results.sort(key=lambda x: (["Violation", "Warning", "Info"].index(x.severity) if x.severity in NAMES.values() else 3,
+                                x.shape, x.focus, x.path or "", x.value or "", x.message))
+    return Report(bool(conforms), results, report)
+
+
+def shapes_conform_to_shacl_shacl(shapes: Graph) -> tuple[bool, str]:
+    """Check the shapes graph against the SHACL-SHACL meta shapes that pySHACL ships."""
+    from pyshacl.entrypoints import meta_validate
+    conforms, _g, text = meta_validate(shapes, inference="rdfs")
+    return bool(conforms), text
+
+
+# ---------------------------------------------------------------- rendering
+
+def short(iri: str | None) -> str:
+    from .export import Prefixer
+    if iri is None:
+        return ""
+    return Prefixer().curie(iri) or iri
+
+
+def render_text(report: Report, threshold: str) -> str:
+    shown = report.at_or_above(threshold)
+    lines = []
+    by_shape: dict[tuple[str, str], list[Result]] = defaultdict(list)
+    for r in shown:
+        by_shape[(r.severity, r.shape)].append(r)
+    for (severity, shape), results in by_shape.items():
+        lines.append(f"{severity} {short(shape)}: {len(results)} result{'s' if len(results) != 1 else ''}")
+        by_focus: dict[str, list[Result]] = defaultdict(list)
+        for r in results:
+            by_focus[r.focus].append(r)
+        for focus, rs in by_focus.items():
+            lines.append(f"  {focus}")
+            for r in rs:
+                where = f"{short(r.path)}" if r.path else "(node)"
+                value = f" = {r.value!r}" if r.value is not None else ""
+                lines.append(f"    {where}{value}: {r.message}")
+    counts = Counter(r.severity for r in report.results)
+    lines.append(f"{'conforms' if not report.at_or_above('violation') else 'does not conform'}: "
+                 f"{counts['Violation']} violations, {counts['Warning']} warnings, {counts['Info']} infos"
+                 f" (showing {threshold} and above)")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(report: Report, threshold: str) -> str:
+    counts = Counter(r.severity for r in report.results)
+    doc = {
+        "conforms": not report.at_or_above("violation"),
+        "counts": {"violation": counts["Violation"], "warning": counts["Warning"], "info": counts["Info"]},
+        "results": [
+            {"severity": r.severity, "shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value,
+             "message": r.message, "constraint": r.constraint}
+            for r in report.at_or_above(threshold)
+        ],
+    }
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def render_turtle(report: Report) -> str:
+    return report.graph.serialize(format="turtle")
