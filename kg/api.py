@@ -16,7 +16,7 @@ from .ids import DEFAULT_BASE
 from .map.context import Context
 from .queries import Results, bound_text, find_query
 from .validate import Report
-from .store import load_store, rdf_format, run_query
+from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 WORKSPACE_ENV = "KG_HOME"
 
@@ -33,7 +33,8 @@ def workspace_graph() -> Path:
 def build(inputs: list[str], output: str | None = None, fmt: str | None = None, base: str = DEFAULT_BASE,
           strict: bool = False, on_problem: Callable[[str, str], None] | None = None,
           tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
-          allow_invalid: bool = False, shapes: Path | None = None) -> tuple[BuildResult, Report | None]:
+          allow_invalid: bool = False, shapes: Path | None = None,
+          store: Path | None = None) -> tuple[BuildResult, Report | None]:
     """Build the graph of ``inputs``, validate it, and write the workspace graph and, if asked, an export.
 
     ``validation`` is auto (whole graph up to 1,000 records, else a deterministic sample of 1,000
@@ -55,6 +56,8 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     export.write(result.lines, "nquads", str(workspace_graph()))
     if output and out_fmt:
         export.write(result.lines, out_fmt, output)
+    if store:
+        build_disk_store(store, "".join(result.lines).encode("utf-8"))
     return result, report
 
 
@@ -119,13 +122,47 @@ def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
 
 
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
-          text: str | None = None) -> Results:
-    """Run a stored query (or SPARQL ``text``) on the given graphs or the workspace graph."""
+          text: str | None = None, store: Path | None = None, endpoint: str | None = None,
+          engine: str = "oxigraph") -> Results:
+    """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
+    graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint."""
     if text is None:
         stored = find_query(name_or_file)
         text = bound_text(stored, params)
+    elif params:
+        raise UsageError("--param goes with stored queries; write the values into the -e text instead")
+    if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
+        raise UsageError("give one source: --graph, --store or --endpoint")
+    if endpoint:
+        return query_endpoint(endpoint, text)
+    if store:
+        return query_oxigraph(open_disk_store(store), text)
     sources = graphs or [workspace_graph()]
     for s in sources:
         if not s.exists():
             raise KgError(f"{s}: no graph here; run 'kg build' first or pass --graph FILE")
-    return run_query(load_store(sources), text)
+    if engine == "rdflib":
+        lines: set[str] = set()
+        for s in sources:
+            lines.update(read_graph_lines(s))
+        return query_rdflib(sorted(lines), text)
+    return query_oxigraph(load_store(sources), text)
+
+
+STATS = {
+    "works": "SELECT (COUNT(DISTINCT ?w) AS ?n) WHERE { ?w <https://w3id.org/crossref-kg/ontology#crossrefType> ?t }",
+    "references": "SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { ?r a <http://purl.org/spar/biro/BibliographicReference> }",
+    "cited_works": "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?r <http://purl.org/spar/biro/references> ?c }",
+    "tools": "SELECT (COUNT(DISTINCT ?t) AS ?n) WHERE { ?t a <http://purl.org/spar/fabio/Software> }",
+    "people": "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?p a <https://schema.org/Person> }",
+    "triples": "SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE { ?s ?p ?o } }",
+}
+
+
+def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None) -> Results:
+    """Counts of works, references, cited works, tools, people and triples, as one result row."""
+    row = []
+    for _name, text in STATS.items():
+        res = query("", {}, graphs, text=text, store=store, endpoint=endpoint)
+        row.append(res.rows[0][0] if res.rows else ("literal", "0", "http://www.w3.org/2001/XMLSchema#integer", None))
+    return Results(list(STATS), [row])

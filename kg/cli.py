@@ -57,11 +57,13 @@ def main() -> None:
               help="auto (whole graph up to 1,000 records, else a sample of 1,000), full, sample:N or none.")
 @click.option("--allow-invalid", is_flag=True, help="Write the graph even when validation finds violations.")
 @click.option("--shapes", type=click.Path(path_type=Path), help="Validate with the shapes of this folder.")
+@click.option("--store", type=click.Path(path_type=Path),
+              help="Also (re)build the embedded Oxigraph store in this folder, for 'kg query --store'.")
 @click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
-          topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, strict: bool,
-          quiet: bool) -> None:
+          topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
+          strict: bool, quiet: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
 
     Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
@@ -82,7 +84,8 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     try:
         result, vreport = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
                                     on_problem=None if strict else show, tools=list(tools), topics=topics,
-                                    validation=validation, allow_invalid=allow_invalid, shapes=shapes)
+                                    validation=validation, allow_invalid=allow_invalid, shapes=shapes,
+                                    store=store)
     except StrictStop as e:
         raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
     except KgError as e:
@@ -173,19 +176,49 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
               help="Query these graph files (default: the workspace graph).")
 @click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
+@click.option("--store", type=click.Path(path_type=Path), help="Query the embedded store built by 'kg build --store DIR'.")
+@click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (URL).")
+@click.option("--engine", type=click.Choice(["oxigraph", "rdflib"]), default="oxigraph", show_default=True,
+              help="Engine for graph files and the workspace.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
-def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...], fmt: str) -> None:
+def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
+          store: Path | None, endpoint: str | None, engine: str, fmt: str) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
+
+    Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL; every
+    source answers over the union of its graphs.
 
     \b
     Example:
-      kg query works --format csv
+      kg query tools-cited-by-profiling-and-compiler --format csv
+      kg query works-citing -p work=https://doi.org/10.1145/2024716.2024718
     """
     if not name and not text:
         raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
     try:
-        res = api.query(name or "", _params(params), list(graphs) or None, text=text)
+        res = api.query(name or "", _params(params), list(graphs) or None, text=text, store=store,
+                        endpoint=endpoint, engine=engine)
+    except KgError as e:
+        raise _fail(e) from None
+    click.echo(render(res, fmt), nl=False)
+
+
+@main.command()
+@click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path), help="Graph files.")
+@click.option("--store", type=click.Path(path_type=Path), help="The embedded store of 'kg build --store DIR'.")
+@click.option("--endpoint", help="A SPARQL 1.1 Protocol endpoint (URL).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
+              default="table", show_default=True)
+def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, fmt: str) -> None:
+    """Count works, references, cited works, tools, people and triples.
+
+    \b
+    Example:
+      kg stats --format json
+    """
+    try:
+        res = api.stats(list(graphs) or None, store, endpoint)
     except KgError as e:
         raise _fail(e) from None
     click.echo(render(res, fmt), nl=False)

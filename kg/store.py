@@ -1,11 +1,19 @@
-"""Graph backends for queries: Oxigraph in process (default), loaded from N-Quads or other RDF files."""
+"""Query backends, all answering over the union of the graphs: Oxigraph in memory (default, from files),
+an Oxigraph store on disk (``--store DIR``), rdflib in memory (the reference for equivalence tests), and
+any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one neutral ``Results``.
+"""
 
 from __future__ import annotations
 
+import shutil
+import urllib.error
+import urllib.request
 from pathlib import Path
 
+import orjson
 import pyoxigraph as ox
 
+from . import __version__
 from .errors import InputError, QueryError
 from .queries import Cell, Results
 
@@ -14,6 +22,8 @@ _FORMATS = {
     ".trig": ox.RdfFormat.TRIG, ".rdf": ox.RdfFormat.RDF_XML, ".xml": ox.RdfFormat.RDF_XML,
     ".owl": ox.RdfFormat.RDF_XML, ".jsonld": ox.RdfFormat.JSON_LD, ".json": ox.RdfFormat.JSON_LD,
 }
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 
 def rdf_format(path: Path) -> "ox.RdfFormat":
@@ -24,23 +34,53 @@ def rdf_format(path: Path) -> "ox.RdfFormat":
     return fmt
 
 
+def _load_into(store: ox.Store, path: Path) -> None:
+    try:
+        fmt = rdf_format(path)
+        with open(path, "rb") as fh:
+            store.bulk_load(fh, format=fmt)
+    except FileNotFoundError:
+        raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
+    except (SyntaxError, ValueError, OSError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
+
+
 def load_store(paths: list[Path]) -> ox.Store:
     """An in-memory Oxigraph store holding every quad of ``paths``."""
     store = ox.Store()
     for path in paths:
-        try:
-            fmt = rdf_format(path)
-            with open(path, "rb") as fh:
-                store.bulk_load(fh, format=fmt)
-        except FileNotFoundError:
-            raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
-        except (SyntaxError, ValueError, OSError) as e:
-            first = str(e).splitlines()[0] if str(e) else type(e).__name__
-            raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
+        _load_into(store, path)
     return store
 
 
-def _cell(term: object) -> Cell:
+def build_disk_store(directory: Path, nquads: bytes) -> None:
+    """(Re)create the on-disk store at ``directory`` from N-Quads, atomically (built aside, then renamed)."""
+    directory = Path(directory)
+    tmp = directory.with_name(f".{directory.name}.building")
+    old = directory.with_name(f".{directory.name}.old")
+    shutil.rmtree(tmp, ignore_errors=True)
+    store = ox.Store(str(tmp))
+    store.bulk_load(nquads, format=ox.RdfFormat.N_QUADS)
+    store.flush()
+    del store
+    if directory.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        directory.rename(old)
+    tmp.rename(directory)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def open_disk_store(directory: Path) -> ox.Store:
+    if not Path(directory).is_dir():
+        raise InputError(str(directory), "is not a crossref-kg store", "fill it with 'kg build --store DIR'")
+    try:
+        return ox.Store.read_only(str(directory))
+    except OSError as e:
+        raise InputError(str(directory), f"cannot be opened as an Oxigraph store ({e})", "rebuild it with 'kg build --store DIR'") from None
+
+
+def _ox_cell(term: object) -> Cell:
     if term is None:
         return None
     if isinstance(term, ox.NamedNode):
@@ -48,16 +88,15 @@ def _cell(term: object) -> Cell:
     if isinstance(term, ox.BlankNode):
         return ("bnode", term.value, None, None)
     if isinstance(term, ox.Literal):
+        if term.language:
+            return ("literal", term.value, None, term.language)
         dt = term.datatype.value
-        lang = term.language
-        if lang:
-            return ("literal", term.value, None, lang)
-        return ("literal", term.value, None if dt.endswith("#string") else dt, None)
+        return ("literal", term.value, None if dt == XSD_STRING else dt, None)
     return ("literal", str(term), None, None)
 
 
-def run_query(store: ox.Store, text: str) -> Results:
-    """Run SPARQL on the union of all graphs; SELECT, ASK, CONSTRUCT and DESCRIBE."""
+def query_oxigraph(store: ox.Store, text: str) -> Results:
+    """SELECT, ASK, CONSTRUCT and DESCRIBE on an Oxigraph store, default graph = union of all graphs."""
     try:
         result = store.query(text, use_default_graph_as_union=True)
     except SyntaxError as e:
@@ -68,7 +107,94 @@ def run_query(store: ox.Store, text: str) -> Results:
         return Results([], [], boolean=bool(result))
     if isinstance(result, ox.QuerySolutions):
         columns = [v.value for v in result.variables]
-        rows = [[_cell(sol[c]) for c in columns] for sol in result]
-        return Results(columns, rows)
-    triples = sorted(f"{t} .\n" for t in result)
-    return Results([], [], graph_nt="".join(triples))
+        return Results(columns, [[_ox_cell(sol[c]) for c in columns] for sol in result])
+    return Results([], [], graph_nt="".join(sorted(f"{t} .\n" for t in result)))
+
+
+run_query = query_oxigraph
+
+
+def query_rdflib(lines: list[str], text: str) -> Results:
+    """The same query on rdflib's engine over the union of the graphs (slow; the reference engine)."""
+    from rdflib import BNode, Dataset, Literal, URIRef
+
+    ds = Dataset(default_union=True)
+    ds.parse(data="".join(lines), format="nquads")
+    try:
+        result = ds.query(text)
+    except Exception as e:  # rdflib raises parser-specific exception types
+        raise QueryError(f"the query failed on rdflib ({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+
+    def cell(t: object) -> Cell:
+        if t is None:
+            return None
+        if isinstance(t, URIRef):
+            return ("uri", str(t), None, None)
+        if isinstance(t, BNode):
+            return ("bnode", str(t), None, None)
+        if isinstance(t, Literal):
+            if t.language:
+                return ("literal", str(t), None, t.language)
+            dt = str(t.datatype) if t.datatype else None
+            return ("literal", str(t), None if dt in (None, XSD_STRING) else dt, None)
+        return ("literal", str(t), None, None)
+
+    if result.type == "ASK":
+        return Results([], [], boolean=bool(result.askAnswer))
+    if result.type == "SELECT":
+        columns = [str(v) for v in result.vars]
+        return Results(columns, [[cell(row[c]) for c in columns] for row in result])
+    return Results([], [], graph_nt="".join(sorted(
+        f"{s.n3()} {p.n3()} {o.n3()} .\n" for s, p, o in result.graph)))  # type: ignore[union-attr]
+
+
+def query_endpoint(url: str, text: str, timeout: float = 60.0) -> Results:
+    """POST the query to a SPARQL 1.1 Protocol endpoint; JSON results for SELECT/ASK, N-Triples for graphs."""
+    form = "CONSTRUCT" if _is_graph_query(text) else "SELECT"
+    accept = "application/n-triples" if form == "CONSTRUCT" else "application/sparql-results+json"
+    req = urllib.request.Request(url, data=text.encode("utf-8"), method="POST", headers={
+        "Content-Type": "application/sparql-query; charset=utf-8", "Accept": accept,
+        "User-Agent": f"crossref-kg/{__version__}"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            body = resp.read()
+    except urllib.error.HTTPError as e:
+        detail = e.read()[:200].decode("utf-8", "replace").strip().splitlines()
+        raise QueryError(f"{url}: the endpoint answered HTTP {e.code} ({detail[0] if detail else e.reason}); "
+                         "check the query and the endpoint") from None
+    except (urllib.error.URLError, OSError, ValueError) as e:
+        reason = getattr(e, "reason", e)
+        raise QueryError(f"{url}: the endpoint cannot be reached ({reason}); check the URL and that the server runs") from None
+    if form == "CONSTRUCT":
+        triples = sorted({f"{t.subject} {t.predicate} {t.object} .\n" for t in ox.parse(body, format=ox.RdfFormat.N_TRIPLES)})
+        return Results([], [], graph_nt="".join(triples))
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise QueryError(f"{url}: the endpoint did not answer SPARQL JSON results; is it a SPARQL endpoint?") from None
+    if "boolean" in doc:
+        return Results([], [], boolean=bool(doc["boolean"]))
+    columns = list(doc.get("head", {}).get("vars", []))
+    rows = []
+    for b in doc.get("results", {}).get("bindings", []):
+        row: list[Cell] = []
+        for c in columns:
+            v = b.get(c)
+            if v is None:
+                row.append(None)
+                continue
+            kind = "uri" if v["type"] == "uri" else "bnode" if v["type"] == "bnode" else "literal"
+            dt = v.get("datatype")
+            row.append((kind, v["value"], None if dt in (None, XSD_STRING, RDF_LANGSTRING) else dt, v.get("xml:lang")))
+        rows.append(row)
+    return Results(columns, rows)
+
+
+def _is_graph_query(text: str) -> bool:
+    """True for CONSTRUCT and DESCRIBE (IRIs, strings and comments set aside before looking)."""
+    import re
+    body = re.sub(r"<[^<>\s]*>", "<>", text)
+    body = re.sub(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", '""', body)
+    body = re.sub(r"#[^\n]*", "", body)
+    m = re.search(r"(?i)\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", body)
+    return bool(m) and m.group(1).upper() in ("CONSTRUCT", "DESCRIBE")

@@ -8,6 +8,8 @@ severity threshold: 0 nothing at or above it, 1 something is.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,11 +109,38 @@ def _path_text(report: Graph, path: object) -> str | None:
     return "(complex path)"
 
 
+@contextmanager
+def _parsed_query_cache() -> Iterator[None]:
+    """pySHACL runs each SHACL-SPARQL constraint once per focus node with the same text and $this bound
+    by initBindings; rdflib parses the text every time, which is most of the validation time. Parse each
+    distinct text once while validating (same algebra, same results)."""
+    from rdflib.plugins.sparql import processor
+
+    original = processor.SPARQLProcessor.query
+    cache: dict[tuple[str, str | None, tuple], object] = {}
+
+    def query(self, strOrQuery, initBindings=None, initNs=None, base=None, DEBUG=False):  # noqa: N803, ANN001
+        if isinstance(strOrQuery, str):
+            key = (strOrQuery, base, tuple(sorted((initNs or {}).items())))
+            parsed = cache.get(key)
+            if parsed is None:
+                parsed = cache[key] = processor.translateQuery(processor.parseQuery(strOrQuery), base, initNs)
+            strOrQuery = parsed
+        return processor.evalQuery(self.graph, strOrQuery, initBindings, base)
+
+    processor.SPARQLProcessor.query = query  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        processor.SPARQLProcessor.query = original  # type: ignore[method-assign]
+
+
 def validate(data: Graph, shapes: Graph) -> Report:
     """Run pySHACL (no inference; the graph states its classes) and collect the results."""
-    conforms, report, _text_report = pyshacl.validate(
-        data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
-    )
+    with _parsed_query_cache():
+        conforms, report, _text_report = pyshacl.validate(
+            data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
+        )
     results = []
     for r in report.subjects(RDF.type, SH.ValidationResult):
         source = report.value(r, SH.sourceShape)
