@@ -24,6 +24,7 @@ from collections import Counter
 from .map.knowledge import tool_triples
 from .refs.resolve import CitedInfo, Resolution, resolve_works
 from .topics import classify, override, scheme_triples
+from .ids import name_key
 from .terms import XSD_GYEAR, lit
 from .vocab import FABIO, KG, SDO
 from .map.common import url_obj
@@ -117,6 +118,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
         per_work.setdefault(citing, {})[index] = res
     lines: set[str] = set()
     used_tools: dict[str, object] = {}
+    candidate_names: dict[str, Counter[str]] = {}
     catalogue = ctx.catalogue
     for doi, work in works.items():
         graph = ctx.minter.graph(doi)
@@ -138,6 +140,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
                     categories[m.tool.category] += 1
             elif res.kind in ("web", "other", "paper") and (cand := catalogue.candidate(res.parsed, text)):
                 candidates[ref.index] = cand
+                candidate_names.setdefault(name_key(cand.name), Counter())[cand.name] += 1
         if doi in ctx.topic_overrides:
             topics = override(ctx.topic_overrides[doi])
         else:
@@ -150,6 +153,10 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     tgraph = ctx.minter.node("graph", "tools")
     for tid in sorted(used_tools):
         lines.update(f"{s} {p} {o} {tgraph} .\n" for s, p, o in tool_triples(ctx.minter, used_tools[tid]))
+    for key, names in sorted(candidate_names.items()):
+        # one name per candidate: the spelling most references use (ties: code-point order)
+        name = sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+        lines.add(f"{ctx.minter.node('tool-candidate', key)} {SDO.name} {lit(name)} {tgraph} .\n")
     if works:
         sgraph = ctx.minter.node("graph", "topics")
         lines.update(f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())

@@ -42,7 +42,7 @@ class Concept:
     id: str
     iri: str
     label: str
-    cues: tuple[tuple[re.Pattern[str], str, float], ...]
+    cues: tuple[tuple[re.Pattern[str], str, float, str], ...]  # (pattern, cue, weight, literal prefix)
     tool_categories: frozenset[str]
     depth: int = 0  # number of broader steps to a top concept
 
@@ -76,8 +76,9 @@ def concepts() -> tuple[Concept, ...]:
     for c in sorted(g.subjects(RDF.type, SKOS.Concept)):
         cid = str(c)[len(TOPIC_NS):]
         label = next((str(x) for x in g.objects(c, SKOS.prefLabel)), cid)
-        cues = [(_cue_pattern(str(x)), str(x), 1.0) for x in g.objects(c, URIRef(KG_NS + "cue"))]
-        cues += [(_cue_pattern(str(x)), str(x), STRONG) for x in g.objects(c, URIRef(KG_NS + "strongCue"))]
+        cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*"))) for x in g.objects(c, URIRef(KG_NS + "cue"))]
+        cues += [(_cue_pattern(str(x)), str(x), STRONG, fold(str(x).rstrip("*")))
+                 for x in g.objects(c, URIRef(KG_NS + "strongCue"))]
         cats = frozenset(str(x) for x in g.objects(c, URIRef(KG_NS + "toolCategory")))
         depth, node = 0, c
         while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and depth < 10:
@@ -114,8 +115,8 @@ def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[As
             continue
         # every cue occurrence with its span; a cue inside a longer matching cue (of any concept) does not
         # count, so "deep learning compiler" speaks for deep-learning-compilers and not also for compilers
-        found = [(m.start(), m.end(), c.id, cue, w) for c in concepts() for pat, cue, w in c.cues
-                 for m in [pat.search(text)] if m]
+        found = [(m.start(), m.end(), c.id, cue, w) for c in concepts() for pat, cue, w, lit in c.cues
+                 if lit in text for m in [pat.search(text)] if m]
         kept = [f for f in found if not any(o[0] <= f[0] and f[1] <= o[1] and (o[1] - o[0]) > (f[1] - f[0])
                                              for o in found)]
         per_concept: dict[str, list[tuple[str, float]]] = defaultdict(list)

@@ -218,8 +218,6 @@ def test_invalid_json_line_in_json_lines_skips_only_that_line(kg: Kg) -> None:
     assert "<https://doi.org/10.5555/line.1>" in graph and "<https://doi.org/10.5555/line.3>" in graph
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: when the FIRST line of a JSON Lines file is invalid, the file is parsed "
-                   "as one document: the error names line 2 (a good line) and every good line is lost (exit 2)")
 def test_invalid_json_on_first_line_of_json_lines_skips_only_that_line(kg: Kg) -> None:
     lines = ['{"DOI": "10.5555/line.1", "type": ', json.dumps(work("10.5555/line.2")), json.dumps(work("10.5555/line.3"))]
     name = kg.write("works.jsonl", "\n".join(lines) + "\n")
@@ -343,7 +341,8 @@ def test_summary_says_one_warning_in_the_singular(kg: Kg) -> None:
     name = kg.write("rec.json", envelope(work(DOI, title="a string")))
     r = kg("build", name)
     assert r.exit_code == 0
-    assert "(0 skipped, 0 merged, 1 warning): " in r.stderr.splitlines()[-1]
+    summary = next(line for line in r.stderr.splitlines() if line.startswith("built "))
+    assert "(0 skipped, 0 merged, 1 warning): " in summary
 
 
 # ---------------------------------------------------------------- empty, corrupt, not JSON
@@ -527,9 +526,6 @@ def test_export_after_build_round_trips(kg: Kg) -> None:
     assert r.stdout == kg.graph.read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: kg export of a .nq file splits lines as if they were kg's own canonical "
-                   "quads; a valid N-Quads triple in the default graph with a space in a literal is silently "
-                   "corrupted into invalid output (\"hello world\" -> \"hello)")
 def test_export_of_a_foreign_nquads_file_keeps_its_triples(kg: Kg) -> None:
     kg.write("foreign.nq", '<http://example.org/s> <http://example.org/p> "hello world" .\n')
     r = kg("export", "foreign.nq", "-f", "nt")
@@ -537,16 +533,14 @@ def test_export_of_a_foreign_nquads_file_keeps_its_triples(kg: Kg) -> None:
     assert r.stdout == '<http://example.org/s> <http://example.org/p> "hello world" .\n'
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: kg export of a .nq file that is not N-Quads is not parsed: 'garbage' "
-                   "ends in a traceback (ValueError: not enough values to unpack, exit 1); 'this is not RDF' exits 0 "
-                   "and prints invalid Turtle ('this is not .')")
 @pytest.mark.parametrize("content", ["garbage\n", "this is not RDF\n"], ids=["one-word", "four-words"])
 def test_export_of_a_corrupt_nquads_file(kg: Kg, content: str) -> None:
     kg.write("broken.nq", content)
     r = kg("export", "broken.nq")
     assert r.exit_code == 2
-    assert r.stderr.startswith("error: broken.nq: ")
-    assert len(r.stderr.splitlines()) == 1
+    # the middle is the RDF parser's own message (line and columns); the frame is kg's
+    assert_lines(r.stderr, [re.compile(re.escape("error: broken.nq: is not a readable RDF graph (Parser error at line 1 ")
+                                       + r".*" + re.escape("); check the file and its format"))])
     assert r.stdout == ""
 
 
@@ -587,53 +581,49 @@ def test_query_without_a_workspace_graph(kg: Kg) -> None:
 # ---------------------------------------------------------------- output and workspace paths that cannot be written
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: -o naming an existing directory ends in a traceback (IsADirectoryError "
-                   "from os.replace, exit 1) after the workspace graph was already replaced")
+@pytest.mark.xfail(strict=True, reason="BUG: -o naming an existing directory fails (exit 2, 'error: out: is a "
+                   "directory; ...') only AFTER the workspace graph was written: a failed command changed the workspace")
 def test_output_is_a_directory(kg: Kg) -> None:
     name = kg.write("good.json", envelope(work()))
     (kg.cwd / "out").mkdir()
     r = kg("build", name, "-o", "out")
     assert r.exit_code == 2
-    assert r.stderr.startswith("error: out: ")
+    assert_lines(r.stderr, ["error: out: is a directory; give a file name to write to"])
     assert not kg.graph.exists()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: KG_HOME naming a file ends in a traceback (FileExistsError from mkdir) "
-                   "instead of a one-line error, exit 2")
 def test_workspace_is_a_file(kg: Kg) -> None:
     name = kg.write("good.json", envelope(work()))
     kg.write("home-file", "not a folder")
     r = kg("build", name, env={"KG_HOME": str(kg.cwd / "home-file")})
     assert r.exit_code == 2
-    assert r.stderr.startswith("error: ")
-    assert len(r.stderr.splitlines()) == 1
+    assert_lines(r.stderr, [f"error: {kg.cwd / 'home-file' / 'graph.nq'}: cannot be written (File exists); "
+                            "choose another path"])
+    assert (kg.cwd / "home-file").read_text() == "not a folder"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a file whose name is not valid UTF-8 makes the whole build fail with "
-                   "\"error: 'utf-8' codec can't encode character '\\udcff' ... surrogates not allowed\" (exit 2, no "
-                   "file named); the path goes unescaped into a kg:sourcePath literal")
 def test_file_name_that_is_not_utf8(kg: Kg) -> None:
     kg.write("corpus/good.json", envelope(work("10.5555/good.1")))
     (kg.cwd / "corpus" / os.fsdecode(b"caf\xe9.json")).write_text(json.dumps(envelope(work("10.5555/good.2"))))
     r = kg("build", "corpus")
     assert r.exit_code == 0, r.stderr
+    assert_lines(r.stderr, [*kg.summary(2, 2)])
     graph = kg.graph.read_text(encoding="utf-8")
     assert "<https://doi.org/10.5555/good.1> " in graph and "<https://doi.org/10.5555/good.2> " in graph
+    assert '"corpus/caf\ufffd.json"' in graph  # the undecodable byte is shown as U+FFFD, never written raw
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a control character in a file name goes raw into the kg:sourcePath "
-                   "literal; the RDF/XML export is then not well-formed XML")
 def test_file_name_with_a_control_character_gives_valid_rdf_xml(kg: Kg) -> None:
     import rdflib
 
     name = kg.write("odd\x01name.json", envelope(work()))
     r = kg("build", name, "-o", "out.rdf")
     assert r.exit_code == 0
+    assert_lines(r.stderr, [*kg.summary(1, 1, output="out.rdf")])
     rdflib.Graph().parse(str(kg.cwd / "out.rdf"), format="xml")
+    assert "\x01" not in kg.graph.read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a relation type (key of 'relation') is not cleaned; '\\u0000' in it "
-                   "reaches a literal and the RDF/XML export is not well-formed XML")
 def test_control_character_in_a_relation_type_gives_valid_rdf_xml(kg: Kg) -> None:
     import rdflib
 
@@ -641,7 +631,22 @@ def test_control_character_in_a_relation_type_gives_valid_rdf_xml(kg: Kg) -> Non
     name = kg.write("rel.json", envelope(record))
     r = kg("build", name, "-o", "out.rdf")
     assert r.exit_code == 0
+    assert_lines(r.stderr, [*kg.summary(1, 1, output="out.rdf")])
     rdflib.Graph().parse(str(kg.cwd / "out.rdf"), format="xml")
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: a line break inside the DOI is kept (a DOI like '10.5555/a\\nb' is "
+                   "accepted) and copied into every message about the record, so one warning or error spans two "
+                   "stderr lines; a malformed DOI with a line break gives a two-line 'skipped:' message")
+@pytest.mark.parametrize("record", [
+    work("10.5555/line\nbreak", title="a string"),
+    work("11.5555/line\nbreak"),
+], ids=["valid-prefix", "malformed"])
+def test_line_break_in_a_doi_never_splits_a_message(kg: Kg, record: dict[str, Any]) -> None:
+    name = kg.write("rec.json", envelope(record))
+    r = kg("build", name)
+    for line in r.stderr.splitlines():
+        assert line.startswith(("skipped: rec.json: ", "warning: rec.json: ", "error: ", "built ", "validation: ")), line
 
 
 # ---------------------------------------------------------------- version and documentation

@@ -416,13 +416,13 @@ def iri_mutated_record(draw) -> dict[str, Any]:
 # ---------------------------------------------------------------- properties of normalize + map + export
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=60, **SETTINGS)
 @given(mutated_record())
 def test_mutated_records_either_fail_cleanly_or_round_trip(raw: dict[str, Any]) -> None:
     check_record(raw)
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=50, **SETTINGS)
 @given(iri_mutated_record())
 @example({"DOI": "10.1234/a b<c>\"{d}|e^f`g\\h#i%j", "type": "journal-article", "title": ["t"],
           "URL": "https://example.org/a b<c>\"{}|^`\\#%zz",
@@ -436,13 +436,15 @@ def test_iri_illegal_characters_never_reach_an_iri(raw: dict[str, Any]) -> None:
     check_record(raw)
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=25, **SETTINGS)
 @given(base_record(), st.data())
 def test_huge_and_odd_strings_in_every_string_field(rec: tuple[str, dict[str, Any]], data: st.DataObject) -> None:
+    """One string field (any depth) becomes 100k characters, up to three more get odd unicode."""
     _name, raw = rec
     string_paths = [p for p in all_paths(raw) if isinstance(_get(raw, p), str) and p != ("DOI",)]
-    for path in data.draw(st.lists(st.sampled_from(string_paths), min_size=1, max_size=4, unique=True)):
-        _set(raw, path, data.draw(huge_text | odd_text))
+    paths = data.draw(st.lists(st.sampled_from(string_paths), min_size=1, max_size=4, unique=True))
+    for i, path in enumerate(paths):
+        _set(raw, path, data.draw(huge_text if i == 0 else odd_text))
     check_record(raw)
 
 
@@ -474,29 +476,55 @@ def key_renamed_record(draw) -> dict[str, Any]:
     return raw
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the keys of 'relation' (relation types) are not cleaned: a control "
-                   "character or U+FFFE in one makes the RDF/XML output not well-formed, a lone surrogate makes the "
-                   "output unwritable as UTF-8 (UnicodeEncodeError)")
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=20, **SETTINGS)
 @given(key_renamed_record())
 @example({"DOI": "10.5555/rel.1", "type": "journal-article", "title": ["t"],
           "relation": {"is-\x00-of": [{"id-type": "doi", "id": "10.5555/other", "asserted-by": "subject"}]}})
 @example({"DOI": "10.5555/rel.2", "type": "journal-article", "title": ["t"],
-          "relation": {"is-review-of\ud800": [{"id-type": "doi", "id": "10.5555/other", "asserted-by": "subject"}]}})
+          "relation": {"is-review-of\ud800\ufffe": [{"id-type": "doi", "id": "10.5555/other", "asserted-by": "subject"}]}})
 def test_odd_characters_in_object_keys_fail_cleanly_or_round_trip(raw: dict[str, Any]) -> None:
+    check_record(without_known_bugs(raw))
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: a line break in the DOI is kept ('10.5555/a\\nb' passes as a DOI; a "
+                   "malformed one is quoted with its line break), so the InputError or every warning of the record "
+                   "spans several lines instead of one line starting with the file name")
+@settings(max_examples=25, **SETTINGS)
+@given(st.builds(lambda pre, a, brk, b: f"{pre}{a}{brk}{b}", st.sampled_from(["10.5555/", "11.5555/", "10.5555", ""]),
+                 st.text("abc019.-", min_size=1, max_size=5), st.sampled_from(["\n", "\r", "\r\n", "\n\n"]),
+                 st.text("abc019.-", max_size=5)),
+       st.booleans())
+@example("10.5555/a\nb", True)
+@example("11.5555/a\nb", False)
+def test_line_breaks_in_a_doi_never_split_a_message(doi: str, with_warning: bool) -> None:
+    raw = {"DOI": doi, "type": "journal-article", "title": "a string" if with_warning else ["A title"]}
     check_record(raw)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the source path goes raw into the kg:sourcePath literal: a control "
-                   "character in a file name makes the RDF/XML output not well-formed; a non-UTF-8 file name "
-                   "(surrogate escapes such as '\\udcff') makes the output unwritable as UTF-8")
-@settings(max_examples=30, **SETTINGS)
-@given(st.builds(lambda a, b, c: f"{a}{b}{c}.json", st.text(max_size=5), odd_char, st.text(max_size=5)))
-@example("bad\x01name.json")
-@example(os.fsdecode(b"caf\xe9.json"))
-def test_odd_file_names_fail_cleanly_or_round_trip(name: str) -> None:
-    raw = {"DOI": "10.5555/name.1", "type": "journal-article", "title": ["A record from an oddly named file"]}
-    check_record(raw, name)
+@settings(max_examples=40, **SETTINGS)
+@given(st.lists(st.text(st.characters(exclude_characters="/\x00", codec=None), min_size=1, max_size=4)
+                | st.sampled_from(["\x01", "\x1b[31m", "\n", "\r", "\t", "\u202e", "\ufffe", "\U0001f600", " ", "<>",
+                                   "#%", '"', "\\", "é", "\udce9", "\udcff", "\x7f"]), min_size=1, max_size=4)
+       .map("".join).filter(lambda n: n not in (".", "..") and not n.startswith(".")), st.booleans())
+@example("bad\x01name.json", False)
+@example(os.fsdecode(b"caf\xe9.json"), True)
+@example("line\nbreak.json", False)
+def test_odd_file_names_are_shown_cleanly_and_round_trip(tmp_path_factory: pytest.TempPathFactory, name: str,
+                                                         in_folder: bool) -> None:
+    """A record read from a file with an odd name (control characters, undecodable bytes, RTL marks ...)."""
+    folder = tmp_path_factory.mktemp("names")
+    path = folder / name
+    try:
+        path.write_text(json.dumps({"DOI": "10.5555/name.1", "type": "journal-article", "title": "a string"}))
+    except (OSError, UnicodeEncodeError, ValueError):
+        return  # the file system refuses this name: nothing to read
+    items = list(iter_records([str(folder if in_folder else path)]))
+    assert len(items) == 1 and isinstance(items[0], tuple), items
+    source, raw = items[0]
+    shown = source.path
+    shown.encode("utf-8")  # what kg shows and stores is valid UTF-8 ...
+    assert "\n" not in shown and "\r" not in shown  # ... and one line
+    check_record(raw, shown)
 
 
 # ---------------------------------------------------------------- the reader

@@ -102,7 +102,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
         if cand is not None:
             cnode = ctx.minter.node("tool-candidate", name_key(cand.name))
             ev = node[:-1] + "/tool-candidate>"
-            out += [(node, KG.suggestsTool, cnode), (cnode, RDF.type, KG.ToolCandidate), (cnode, SDO.name, lit(cand.name)),
+            out += [(node, KG.suggestsTool, cnode), (cnode, RDF.type, KG.ToolCandidate),
                     (node, KG.hasToolRecognition, ev), (ev, RDF.type, KG.ToolRecognition),
                     (ev, KG.recognizedTool, cnode), (ev, KG.method, lit("candidate")),
                     (ev, KG.score, decimal(f"{cand.score:.2f}")), (ev, KG.matchedText, lit(cand.matched))]

@@ -70,8 +70,9 @@ class ParsedRef:
 
 def fold(text: str) -> str:
     """Lower-case, accents stripped, punctuation to spaces, spaces collapsed."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return " ".join(_WORD.findall(text.casefold()))
 
 

@@ -18,6 +18,16 @@ from difflib import SequenceMatcher
 from urllib.parse import urlsplit, urlunsplit
 
 from ..ids import Minter, name_key
+
+
+def similar(a: str, b: str) -> float:
+    """SequenceMatcher ratio, skipping the full computation when cheap upper bounds already fail."""
+    if not a or not b or min(len(a), len(b)) * 2 / (len(a) + len(b)) < FUZZY_THRESHOLD:
+        return 0.0
+    sm = SequenceMatcher(None, a, b, autojunk=False)
+    if sm.real_quick_ratio() < FUZZY_THRESHOLD or sm.quick_ratio() < FUZZY_THRESHOLD:
+        return 0.0
+    return sm.ratio()
 from ..model import Work
 from .parse import ParsedRef, fold, name_tokens, parse_reference, title_key
 
@@ -157,8 +167,9 @@ class Resolver:
                 known[r.tkey].append((node, r.parsed.year, r.parsed.first_author_tokens, "reference"))
         # 2. titles of works known by identifier
         by_block: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for tkey in known:
-            by_block[(tkey.split(" ", 1)[0], "")].append(tkey)
+        for tkey, entries in known.items():
+            for year in sorted({y for _n, y, _a, _s in entries if y}):
+                by_block[(tkey.split(" ", 1)[0], year)].append(tkey)
         unmatched: list[_Ref] = []
         for r in rest:
             hit = self._match_known(r, known, by_block) if r.tkey else None
@@ -202,8 +213,8 @@ class Resolver:
                  if _years_ok(y, p.year) and _authors_ok(a, p.first_author_tokens)}
         method, ratio = "title", 1.0
         if not cands and p.year and len(r.tkey.split()) >= 4:
-            for other in by_block.get((r.tkey.split(" ", 1)[0], ""), ()):
-                q = SequenceMatcher(None, r.tkey, other).ratio()
+            for other in by_block.get((r.tkey.split(" ", 1)[0], p.year), ()):
+                q = similar(r.tkey, other)
                 if q >= FUZZY_THRESHOLD:
                     for node, y, a, src in known[other]:
                         if y == p.year and _authors_ok(a, p.first_author_tokens):
@@ -254,21 +265,23 @@ class Resolver:
                     atok = ",".join(sorted(set().union(*(x.parsed.first_author_tokens for x in c))))
                     groups[f"title {tkey} {year or ''} {atok}"] = c
         # guarded fuzzy merge: same year, compatible authors, similar long titles
-        keys = sorted(k for k in groups if groups[k][0].parsed.year and len(groups[k][0].tkey.split()) >= 4)
+        blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for k in sorted(groups):
+            g0 = groups[k][0]
+            if g0.parsed.year and g0.tkey and len(g0.tkey.split()) >= 4:
+                blocks[(g0.parsed.year, g0.tkey.split(" ", 1)[0])].append(k)
         merged: dict[str, str] = {}
-        for i, a in enumerate(keys):
-            ra = groups[a][0]
-            for b in keys[i + 1:]:
-                rb = groups[b][0]
-                if ra.parsed.year != rb.parsed.year or ra.tkey == rb.tkey:
-                    continue
-                if ra.tkey.split(" ", 1)[0] != rb.tkey.split(" ", 1)[0]:
-                    continue
-                if not _authors_ok(ra.parsed.first_author_tokens, rb.parsed.first_author_tokens):
-                    continue
-                if SequenceMatcher(None, ra.tkey, rb.tkey).ratio() >= FUZZY_THRESHOLD:
-                    root = merged.get(a, a)
-                    merged[b] = root
+        for _block, keys in sorted(blocks.items()):
+            for i, a in enumerate(keys):
+                ra = groups[a][0]
+                for b in keys[i + 1:]:
+                    rb = groups[b][0]
+                    if ra.tkey == rb.tkey or b in merged:
+                        continue
+                    if not _authors_ok(ra.parsed.first_author_tokens, rb.parsed.first_author_tokens):
+                        continue
+                    if similar(ra.tkey, rb.tkey) >= FUZZY_THRESHOLD:
+                        merged[b] = merged.get(a, a)
         for b, root in sorted(merged.items()):
             groups[root].extend(groups.pop(b))
             for m in groups[root]:

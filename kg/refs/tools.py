@@ -46,6 +46,8 @@ class Tool:
     context: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False)
+    folded_context: tuple[str, ...] = field(default=(), compare=False)
+    folded_exclude: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +83,18 @@ class Catalogue:
         self.categories = categories
         self.by_doi: dict[str, list[Tool]] = {}
         self.by_title: dict[str, list[Tool]] = {}
+        self.by_first_word: dict[str, list[Tool]] = {}  # folded first word of an alias or of the vendor
+        self.by_host: dict[str, list[tuple[str, Tool]]] = {}
         for t in self.tools.values():
             for d in t.paper_dois:
                 self.by_doi.setdefault(d, []).append(t)
             for k, _y in t.paper_titles:
                 self.by_title.setdefault(k, []).append(t)
+            firsts = {w.split()[0] for w in (fold(a) for a in (*t.aliases, t.vendor or "")) if w}
+            for w in sorted(firsts):
+                self.by_first_word.setdefault(w, []).append(t)
+            for p in t.url_patterns:
+                self.by_host.setdefault(p.split("/", 1)[0], []).append((p, t))
 
     @classmethod
     def load(cls, extra: list[Path] | None = None) -> "Catalogue":
@@ -125,8 +134,9 @@ class Catalogue:
             nu = normalize_url(url)
             if not nu:
                 continue
-            hits = [(len(p), t) for t in self.tools.values() for p in t.url_patterns
-                    if nu.lower() == p or nu.lower().startswith((p + "/", p + "?", p + "#"))]
+            low = nu.lower()
+            hits = [(len(p), t) for p, t in self.by_host.get(low.split("/", 1)[0], ())
+                    if low == p or low.startswith((p + "/", p + "?", p + "#"))]
             if hits:
                 longest = max(n for n, _t in hits)  # a sub-tool's page does not also tag its parent
                 for n, t in hits:
@@ -135,7 +145,11 @@ class Catalogue:
         subject = parsed.title or ""
         if subject:
             spans: list[tuple[int, int, Tool, str]] = []
-            for t in self.tools.values():
+            words = fold(subject).split()[:3]
+            if words and words[0] == "the":
+                words = words[1:]
+            candidates = {t.id: t for w in words[:2] for t in self.by_first_word.get(w, ())}
+            for _tid, t in sorted(candidates.items()):
                 for pat in t.patterns:
                     m = pat.match(subject)
                     if m and self._is_subject(subject, m.end("alias"), parsed.venue is None) and \
@@ -148,7 +162,8 @@ class Catalogue:
         if not found and parsed.authors and not parsed.venue:
             # "PyTorch. Performance Tuning Guide. ..." - a web page whose author is the tool's project
             author = fold(parsed.authors[0])
-            for t in self.tools.values():
+            first = author.split()[0] if author else ""
+            for t in self.by_first_word.get(first, ()):
                 if any(fold(a) == author for a in t.aliases) and self._context_ok(t, folded_text):
                     keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
         return [found[k] for k in sorted(found)]
@@ -169,14 +184,16 @@ class Catalogue:
 
     @staticmethod
     def _vetoed(t: Tool, folded_text: str) -> bool:
-        return any(f" {fold(x)} " in f" {folded_text} " for x in t.exclude)
+        padded = f" {folded_text} "
+        return any(f" {x} " in padded for x in t.folded_exclude)
 
     def _context_ok(self, t: Tool, folded_text: str) -> bool:
         if self._vetoed(t, folded_text):
             return False
         if not t.context:
             return True
-        return any(f" {fold(c)}" in f" {folded_text}" for c in t.context)
+        padded = f" {folded_text}"
+        return any(f" {c}" in padded for c in t.folded_context)
 
     def candidate(self, parsed: ParsedRef, text: str) -> Candidate | None:
         """A tool candidate named from a reference with strong software cues, or None."""
@@ -231,6 +248,8 @@ def _read_catalogue(path: Path) -> tuple[dict[str, str], dict[str, Tool]]:
             wikidata=t.get("wikidata"), case_sensitive=cs,
             context=tuple(t.get("context", [])), exclude=tuple(t.get("exclude", [])),
             patterns=tuple(_alias_pattern(a, vendor, cs) for a in aliases),
+            folded_context=tuple(fold(c) for c in t.get("context", []) if fold(c)),
+            folded_exclude=tuple(fold(x) for x in t.get("exclude", []) if fold(x)),
         )
     cats = doc.get("categories", {})
     return (cats if isinstance(cats, dict) else {}), out
