@@ -34,7 +34,8 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
           strict: bool = False, on_problem: Callable[[str, str], None] | None = None,
           tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
           allow_invalid: bool = False, shapes: Path | None = None,
-          store: Path | None = None) -> tuple[BuildResult, Report | None]:
+          store: Path | None = None,
+          on_progress: Callable[[str, int], None] | None = None) -> tuple[BuildResult, Report | None]:
     """Build the graph of ``inputs``, validate it, and write the workspace graph and, if asked, an export.
 
     ``validation`` is auto (whole graph up to 1,000 records, else a deterministic sample of 1,000
@@ -42,7 +43,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     """
     ctx = Context.create(base, tools=tools, topics=topics)
     out_fmt = export.resolve_format(fmt, output) if output else None
-    result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem)
+    result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem, on_progress=on_progress)
     if result.report.records == 0:
         return result, None
     report = None

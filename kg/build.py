@@ -69,8 +69,12 @@ class StrictStop(Exception):
 
 
 def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
-                on_problem: Callable[[str, str], None] | None = None) -> BuildResult:
-    """Map every record of ``inputs`` and return the canonical sorted N-Quads lines and a report."""
+                on_problem: Callable[[str, str], None] | None = None,
+                on_progress: Callable[[str, int], None] | None = None) -> BuildResult:
+    """Map every record of ``inputs`` and return the canonical sorted N-Quads lines and a report.
+
+    ``on_progress(stage, n)`` is called now and then with the stage (read, map) and records done.
+    """
     report = Report()
     best: dict[str, tuple[tuple[str, ...], Work, list[str]]] = {}
 
@@ -99,6 +103,8 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
         for w in warnings:
             problem("warning", w)
         report.records += 1
+        if on_progress and report.records % 500 == 0:
+            on_progress("read", report.records)
         rank = _rank(work, raw)
         seen = best.get(work.doi)
         if seen is not None:
@@ -120,7 +126,9 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     used_tools: dict[str, object] = {}
     candidate_names: dict[str, Counter[str]] = {}
     catalogue = ctx.catalogue
-    for doi, work in works.items():
+    for done, (doi, work) in enumerate(works.items(), start=1):
+        if on_progress and done % 500 == 0:
+            on_progress("map", done)
         graph = ctx.minter.graph(doi)
         res_by_index = per_work.get(doi, {})
         tools: dict[int, list] = {}

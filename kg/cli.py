@@ -29,6 +29,27 @@ class Fail(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True)
 
 
+class Progress:
+    """A one-line progress display on stderr (records and records/s per stage); silent off a terminal."""
+
+    def __init__(self, started: float, enabled: bool) -> None:
+        self.started, self.enabled, self.shown = started, enabled, False
+
+    def update(self, stage: str, n: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        sys.stderr.write(f"\r{stage}: {n} records, {n / elapsed:,.0f} records/s   ")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+            self.shown = False
+
+
 def _fail(e: KgError) -> Fail:
     return Fail(str(e), e.exit_code)
 
@@ -76,8 +97,10 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
       kg build seeds/ more.jsonl.gz -o graph.jsonld
     """
     started = time.perf_counter()
+    progress = Progress(started, enabled=not quiet and sys.stderr.isatty())
 
     def show(level: str, line: str) -> None:
+        progress.clear()
         if level == "error" or not quiet:
             click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
 
@@ -85,13 +108,14 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
         result, vreport = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
                                     on_problem=None if strict else show, tools=list(tools), topics=topics,
                                     validation=validation, allow_invalid=allow_invalid, shapes=shapes,
-                                    store=store)
+                                    store=store, on_progress=progress.update)
     except StrictStop as e:
         raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
     except KgError as e:
         raise _fail(e) from None
     except ValueError as e:
         raise Fail(str(e)) from None
+    progress.clear()
     r = result.report
     if r.records == 0:
         raise Fail(f"no usable records in {', '.join(inputs) or 'seeds'}; nothing was written")
