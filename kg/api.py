@@ -43,6 +43,8 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     """
     ctx = Context.create(base, tools=tools, topics=topics)
     out_fmt = export.resolve_format(fmt, output) if output else None
+    for target in ([workspace_graph()] + ([Path(output)] if output and output != "-" else [])):
+        export.check_writable(target)
     result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem, on_progress=on_progress)
     if result.report.records == 0:
         return result, None

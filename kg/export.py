@@ -252,6 +252,18 @@ WRITERS: dict[str, Callable[[Iterable[str], IO[str]], None]] = {
 }
 
 
+def check_writable(path: str | Path) -> None:
+    """Fail early (before any work is written) when ``path`` cannot become a file."""
+    target = Path(path)
+    if target.is_dir():
+        raise KgError(f"{target}: is a directory; give a file name to write to")
+    for parent in target.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise KgError(f"{target}: cannot be written ({parent} is a file, not a folder); choose another path")
+            break
+
+
 @contextmanager
 def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
     """Write to a temporary file beside ``path`` and rename it into place only when all went well."""

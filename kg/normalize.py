@@ -78,8 +78,11 @@ def jats_to_text(markup: str) -> str:
 
 
 def normalize_doi(value: str) -> str | None:
-    """A DOI without resolver prefix, or None when it is not DOI-shaped. Case is kept."""
+    """A DOI without resolver prefix, or None when it is not DOI-shaped (line breaks and tabs included).
+    Case is kept."""
     doi = _DOI_PREFIX.sub("", clean(value).strip())
+    if any(c in doi for c in "\n\r\t\x0b\x0c\x85\u2028\u2029"):
+        return None
     return doi if DOI_RE.match(doi) else None
 
 
@@ -399,7 +402,8 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
 
 
 def _clip(s: str, n: int = 60) -> str:
-    s = clean(s)
+    """A value for a one-line message: control characters and line breaks shown escaped, long text cut."""
+    s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in clean(s))
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
@@ -420,7 +424,7 @@ def _typed_ids(f: _Fields, raw: dict[str, Any], key: str, type_key: str,
         v, kind = t.get("value"), t.get("type")
         if isinstance(v, str) and isinstance(kind, str):
             n = norm(v)
-            if n:
+            if n and (key != "ISBN" or isbn_ok(n)):
                 types.setdefault(n, kind)
     out: dict[str, str | None] = {}
     for i, v in enumerate(f.strs(raw, key, key)):

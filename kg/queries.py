@@ -12,6 +12,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import orjson
@@ -56,6 +57,7 @@ def parse_query_file(path: Path) -> StoredQuery:
     except (OSError, UnicodeDecodeError) as e:
         raise QueryError(f"{path}: cannot be read ({e}); check the path") from None
     meta: dict[str, str] = {}
+    lines_of: dict[str, int] = {}
     params: list[Param] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.startswith("#+"):
@@ -82,24 +84,30 @@ def parse_query_file(path: Path) -> StoredQuery:
                 bind_term(param, default)
             except QueryError as e:
                 raise QueryError(f"{path}:{lineno}: default of {param.name!r} is invalid ({e})") from None
+            if any(q.var == param.var for q in params):
+                raise QueryError(f"{path}:{lineno}: param {param.name!r} is declared twice (or clashes with "
+                                 f"another name as a SPARQL variable); keep one")
             params.append(param)
         elif key in ("name", "description", "returns"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
+            lines_of[key] = lineno
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
     if not _NAME.match(meta["name"]) or meta["name"] != path.stem:
-        raise QueryError(f"{path}: header name {meta['name']!r} must be kebab-case and equal the file name")
+        raise QueryError(f"{path}:{lines_of['name']}: header name {meta['name']!r} must be kebab-case and "
+                         "equal the file name")
     return StoredQuery(meta["name"], meta["description"], tuple(params), tuple(meta["returns"].split()), text, path)
 
 
 def stored_queries() -> dict[str, StoredQuery]:
     """Every stored query in queries/, by name."""
-    return {p.stem: parse_query_file(p) for p in sorted(queries_dir().glob("*.rq"))}
+    found = [parse_query_file(p) for p in queries_dir().glob("*.rq")]
+    return {q.name: q for q in sorted(found, key=lambda q: q.name)}
 
 
 def find_query(name_or_file: str) -> StoredQuery:
@@ -124,14 +132,42 @@ def bind_term(param: Param, value: str) -> str:
             raise QueryError(f"--param {param.name}={value!r} is not an absolute IRI")
         return "<" + v + ">"
     if param.type == "integer":
-        if not re.fullmatch(r"[+-]?\d+", value.strip()):
+        if not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
             raise QueryError(f"--param {param.name}={value!r} is not an integer")
         return lit(str(int(value)), XSD_INTEGER)
     if param.type == "date":
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+        try:
+            day = date.fromisoformat(value.strip()) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value.strip()) else None
+        except ValueError:
+            day = None
+        if day is None:
             raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
-        return lit(value.strip(), XSD_DATE)
-    return lit(value)
+        return lit(day.isoformat(), XSD_DATE)
+    return sparql_string(value)
+
+
+def sparql_string(value: str) -> str:
+    """A SPARQL string literal for any text. A backslash before 'u' or 'U' is followed by that letter as an
+    eight-digit \\U escape, so engines that expand \\u escapes before parsing (as the SPARQL grammar allows) and engines
+    that do not both read back the same text."""
+    out = ['"']
+    prev = ""
+    for ch in value:
+        if prev == "\\" and ch in "uU":
+            out.append("\\U00000075" if ch == "u" else "\\U00000055")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        else:
+            out.append(ch)
+        prev = ch
+    out.append('"')
+    return "".join(out)
 
 
 def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
@@ -146,10 +182,18 @@ def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
     vars_ = " ".join(f"?{p.var}" for p in query.params)
     terms = " ".join(bind_term(p, values.get(p.name, p.default or "")) for p in query.params)
     block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
-    m = re.search(r"\bWHERE\s*\{", query.text, re.I)
+    m = re.search(r"\bWHERE\s*\{", _mask(query.text), re.I)
     if not m:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
     return query.text[: m.end()] + block + query.text[m.end():]
+
+
+def _mask(text: str) -> str:
+    """The query text with comments, strings and IRIs blanked out (same length), to find its keywords."""
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    text = re.sub(r"<[^<>\s]*>", blank, text)
+    text = re.sub(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', blank, text)
+    return re.sub(r"#[^\n]*", blank, text)
 
 
 # ---------------------------------------------------------------- results

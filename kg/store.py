@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import urllib.error
 import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
 
 import orjson
@@ -46,11 +47,19 @@ def _load_into(store: ox.Store, path: Path) -> None:
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
 
 
+def triples_nt(quads: "Iterable[ox.Quad]") -> bytes:
+    """The distinct triples of some quads as N-Triples: the RDF merge of all graphs, which is what every
+    backend queries (Oxigraph's union of named graphs would repeat a triple once per graph)."""
+    return "".join(sorted({f"{q.subject} {q.predicate} {q.object} .\n" for q in quads})).encode("utf-8")
+
+
 def load_store(paths: list[Path]) -> ox.Store:
-    """An in-memory Oxigraph store holding every quad of ``paths``."""
+    """An in-memory Oxigraph store holding the merge of every graph of ``paths`` in its default graph."""
     store = ox.Store()
     for path in paths:
-        _load_into(store, path)
+        tmp = ox.Store()
+        _load_into(tmp, path)
+        store.bulk_load(triples_nt(tmp), format=ox.RdfFormat.N_TRIPLES)
     return store
 
 
@@ -61,7 +70,7 @@ def build_disk_store(directory: Path, nquads: bytes) -> None:
     old = directory.with_name(f".{directory.name}.old")
     shutil.rmtree(tmp, ignore_errors=True)
     store = ox.Store(str(tmp))
-    store.bulk_load(nquads, format=ox.RdfFormat.N_QUADS)
+    store.bulk_load(triples_nt(ox.parse(nquads, format=ox.RdfFormat.N_QUADS)), format=ox.RdfFormat.N_TRIPLES)
     store.flush()
     del store
     if directory.exists():
@@ -76,7 +85,7 @@ def open_disk_store(directory: Path) -> ox.Store:
         raise InputError(str(directory), "is not a crossref-kg store", "fill it with 'kg build --store DIR'")
     try:
         return ox.Store.read_only(str(directory))
-    except OSError as e:
+    except (OSError, RuntimeError, ValueError) as e:
         raise InputError(str(directory), f"cannot be opened as an Oxigraph store ({e})", "rebuild it with 'kg build --store DIR'") from None
 
 
@@ -196,5 +205,6 @@ def _is_graph_query(text: str) -> bool:
     body = re.sub(r"<[^<>\s]*>", "<>", text)
     body = re.sub(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", '""', body)
     body = re.sub(r"#[^\n]*", "", body)
-    m = re.search(r"(?i)\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", body)
+    body = re.sub(r"(?i)\bPREFIX\s+[^\s:]*:", "PREFIX", body)
+    m = re.search(r"(?i)(?<![\w:?$])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?![\w:])", body)
     return bool(m) and m.group(1).upper() in ("CONSTRUCT", "DESCRIBE")

@@ -109,6 +109,9 @@ def _path_text(report: Graph, path: object) -> str | None:
     return "(complex path)"
 
 
+_PARSED: dict[tuple[str, str | None, tuple], object] = {}
+
+
 @contextmanager
 def _parsed_query_cache() -> Iterator[None]:
     """pySHACL runs each SHACL-SPARQL constraint once per focus node with the same text and $this bound
@@ -117,7 +120,7 @@ def _parsed_query_cache() -> Iterator[None]:
     from rdflib.plugins.sparql import processor
 
     original = processor.SPARQLProcessor.query
-    cache: dict[tuple[str, str | None, tuple], object] = {}
+    cache = _PARSED
 
     def query(self, strOrQuery, initBindings=None, initNs=None, base=None, DEBUG=False):  # noqa: N803, ANN001
         if isinstance(strOrQuery, str):

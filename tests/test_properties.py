@@ -486,9 +486,6 @@ def test_odd_characters_in_object_keys_fail_cleanly_or_round_trip(raw: dict[str,
     check_record(without_known_bugs(raw))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a line break in the DOI is kept ('10.5555/a\\nb' passes as a DOI; a "
-                   "malformed one is quoted with its line break), so the InputError or every warning of the record "
-                   "spans several lines instead of one line starting with the file name")
 @settings(max_examples=25, **SETTINGS)
 @given(st.builds(lambda pre, a, brk, b: f"{pre}{a}{brk}{b}", st.sampled_from(["10.5555/", "11.5555/", "10.5555", ""]),
                  st.text("abc019.-", min_size=1, max_size=5), st.sampled_from(["\n", "\r", "\r\n", "\n\n"]),

@@ -107,7 +107,7 @@ def map_contributors(work: Work, ctx: Context) -> list[Triple]:
         if c.orcid and c.orcid_authenticated is not None:
             out.append((role, KG.orcidAuthenticated, boolean(c.orcid_authenticated)))
         for vocab_role in c.roles:
-            if vocab_role != f"crossref:{c.role}":
+            if vocab_role not in (c.role, f"crossref:{c.role}"):
                 out.append((role, KG.vocabularyRole, lit(vocab_role)))
         for aff in c.affiliations:
             org, org_triples = affiliation_node(ctx.minter, aff)

@@ -50,8 +50,9 @@ def map_funding(work: Work, ctx: Context) -> list[Triple]:
                     (s, FRAPO.isFundedBy, grant), (s, SDO.funding, grant)]
     for pi, project in enumerate(work.projects, start=1):
         for i, title in enumerate(project.titles):
-            out.append((s, DCTERMS.title if i == 0 and not work.titles else PRISM.alternateTitle, lit(title)))
-            if i == 0 and not work.titles:
+            main = i == 0 and pi == 1 and not work.titles  # the first project's first title names the grant
+            out.append((s, DCTERMS.title if main else PRISM.alternateTitle, lit(title)))
+            if main:
                 out.append((s, SDO.name, lit(title)))
         if project.start:
             out.append((s, FRAPO.hasStartDate, date_lit(project.start)))

@@ -93,7 +93,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
                 (node, KG.referenceStyle, lit(p.style))]
         for match in tools:
             tool = ctx.minter.node("tool", match.tool.id)
-            ev = node[:-1] + "/tool/" + match.tool.id + ">"
+            ev = tool.replace(ctx.minter.base + "tool/", node[1:-1] + "/tool/")
             out += [(node, KG.citesTool, tool), (cited, SDO.about, tool), (node, KG.hasToolRecognition, ev),
                     (ev, RDF.type, KG.ToolRecognition), (ev, KG.recognizedTool, tool),
                     (ev, KG.method, lit(match.method)), (ev, KG.score, decimal(f"{match.score:.2f}")),

@@ -251,7 +251,9 @@ class Resolver:
         groups: dict[str, list[_Ref]] = {}
         for tkey, members in by_title.items():
             years = sorted({m.parsed.year for m in members if m.parsed.year})
-            for year in years or [None]:
+            # references without a year join the only year there is; with several years they stay apart
+            buckets = [*years] + ([None] if len(years) > 1 and any(m.parsed.year is None for m in members) else [])
+            for year in buckets or [None]:
                 chosen = [m for m in members if m.parsed.year == year or (m.parsed.year is None and len(years) <= 1)]
                 clusters: list[list[_Ref]] = []
                 for m in sorted(chosen, key=lambda x: (x.citing, x.index)):

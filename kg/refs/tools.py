@@ -101,12 +101,9 @@ class Catalogue:
         tools: dict[str, Tool] = {}
         categories: dict[str, str] = {}
         for path in [data_file("tools.json"), *(extra or [])]:
-            cats, found = _read_catalogue(path)
+            cats, found = _read_catalogue(path, categories)
             categories.update(cats)
             tools.update(found)
-        for t in tools.values():
-            if t.category not in categories:
-                raise InputError(str(t.id), f"tool category {t.category!r} is not declared", "add it to \"categories\"")
         return cls(tools, categories)
 
     # ------------------------------------------------------------------ matching
@@ -200,7 +197,7 @@ class Catalogue:
         for url in parsed.urls:
             nu = normalize_url(url) or ""
             for host in CANDIDATE_HOSTS:
-                if host in nu:
+                if nu.startswith(host) or (host == "readthedocs.io" and nu.split("/", 1)[0].endswith(".readthedocs.io")):
                     parts = nu.split("/")
                     if host.startswith(("github", "gitlab", "bitbucket")) and len(parts) >= 3 and parts[2]:
                         return Candidate(parts[2], 0.6, url)
@@ -218,7 +215,8 @@ class Catalogue:
         return None
 
 
-def _read_catalogue(path: Path) -> tuple[dict[str, str], dict[str, Tool]]:
+def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, Tool]]:
+    known_categories = known_categories or {}
     try:
         doc = orjson.loads(path.read_bytes())
     except OSError as e:
@@ -234,6 +232,11 @@ def _read_catalogue(path: Path) -> tuple[dict[str, str], dict[str, Tool]]:
             raise InputError(where, "needs an \"id\" and a \"name\"", "fix the tool entry")
         if not isinstance(t.get("category"), str):
             raise InputError(where, "needs a \"category\"", "fix the tool entry")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", t["id"]):
+            raise InputError(where, f"id {t['id']!r} is not lower-case kebab-case", "use letters, digits, '-', '.', '_', '+'")
+        cats_here = doc.get("categories") if isinstance(doc.get("categories"), dict) else {}
+        if t["category"] not in cats_here and t["category"] not in known_categories:
+            raise InputError(where, f"category {t['category']!r} is not declared", 'add it to "categories"')
         aliases = tuple(dict.fromkeys([t["name"], *(a for a in t.get("aliases", []) if isinstance(a, str))]))
         vendor = t.get("vendor") if isinstance(t.get("vendor"), str) else None
         cs = bool(t.get("case_sensitive", False))
