@@ -10,6 +10,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 import pyoxigraph as ox
@@ -17,6 +18,9 @@ import pyoxigraph as ox
 from . import __version__
 from .errors import InputError, QueryError
 from .queries import Cell, Results
+
+if TYPE_CHECKING:
+    from rdflib import Dataset
 
 _FORMATS = {
     ".nq": ox.RdfFormat.N_QUADS, ".nt": ox.RdfFormat.N_TRIPLES, ".ttl": ox.RdfFormat.TURTLE,
@@ -123,12 +127,20 @@ def query_oxigraph(store: ox.Store, text: str) -> Results:
 run_query = query_oxigraph
 
 
-def query_rdflib(lines: list[str], text: str) -> Results:
-    """The same query on rdflib's engine over the union of the graphs (slow; the reference engine)."""
-    from rdflib import BNode, Dataset, Literal, URIRef
+def rdflib_dataset(lines: list[str]) -> "Dataset":
+    """An rdflib dataset of N-Quads lines whose default graph is the union of its graphs."""
+    from rdflib import Dataset
 
     ds = Dataset(default_union=True)
     ds.parse(data="".join(lines), format="nquads")
+    return ds
+
+
+def query_rdflib(lines: "list[str] | Dataset", text: str) -> Results:
+    """The same query on rdflib's engine over the union of the graphs (slow; the reference engine)."""
+    from rdflib import BNode, Dataset, Literal, URIRef
+
+    ds = lines if isinstance(lines, Dataset) else rdflib_dataset(lines)
     try:
         result = ds.query(text)
     except Exception as e:  # rdflib raises parser-specific exception types

@@ -198,8 +198,10 @@ def render_text(report: Report, threshold: str) -> str:
                 value = f" = {r.value!r}" if r.value is not None else ""
                 lines.append(f"    {where}{value}: {r.message}")
     counts = Counter(r.severity for r in report.results)
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'s' if count != 1 else ''}"
     lines.append(f"{'conforms' if not report.at_or_above('violation') else 'does not conform'}: "
-                 f"{counts['Violation']} violations, {counts['Warning']} warnings, {counts['Info']} infos"
+                 f"{n(counts['Violation'], 'violation')}, {n(counts['Warning'], 'warning')}, {n(counts['Info'], 'info')}"
                  f" (showing {threshold} and above)")
     return "\n".join(lines) + "\n"
 

@@ -1,0 +1,97 @@
+"""`kg validate` and build-time validation through the CLI: exit codes, formats, messages, workspace safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rdflib import Graph
+from rdflib.namespace import SH
+
+from kg.cli import main
+
+from conftest import SEEDS
+
+RECORD = {"DOI": "10.5555/val.1", "type": "journal-article", "title": ["Validating graphs"],
+          "author": [{"given": "Ana", "family": "Lima", "sequence": "first", "affiliation": [],
+                      "ORCID": "https://orcid.org/0000-0002-1825-0097"}],
+          "issued": {"date-parts": [[2024, 5]]}, "ISSN": ["0317-8471"], "container-title": ["J. Tests"]}
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+    monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    return lambda *args: runner.invoke(main, list(args))
+
+
+def test_seeds_validate_with_warnings_only(run) -> None:  # noqa: ANN001
+    assert run("build", str(SEEDS), "-q").exit_code == 0
+    r = run("validate")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[-1] == "conforms: 0 violations, 3 warnings, 0 infos (showing violation and above)"
+    r = run("validate", "--severity", "warning")
+    assert r.exit_code == 1 and "frapo:hasORCID: The person has no ORCID iD" in r.stdout
+    doc = json.loads(run("validate", "-f", "json", "--severity", "warning").stdout)
+    assert doc["conforms"] is True and doc["counts"] == {"violation": 0, "warning": 3, "info": 0}
+    assert {x["severity"] for x in doc["results"]} == {"Warning"}
+    g = Graph().parse(data=run("validate", "-f", "turtle").stdout, format="turtle")
+    assert len(list(g.subjects(None, SH.ValidationResult))) == 3
+
+
+def test_damaged_graph_fails_with_exit_1_and_names_the_node(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "r.json").write_text(json.dumps(RECORD), encoding="utf-8")
+    assert run("build", "r.json", "-q").exit_code == 0
+    graph = (tmp_path / "ws" / "graph.nq").read_text(encoding="utf-8")
+    damaged = tmp_path / "damaged.nq"
+    damaged.write_text(graph.replace('"0000-0002-1825-0097"', '"0000-0002-1825-0098"'), encoding="utf-8")
+    r = run("validate", str(damaged))
+    assert r.exit_code == 1
+    assert r.stdout.splitlines() == [
+        "Violation https://w3id.org/crossref-kg/shapes#PersonShape: 1 result",
+        "  https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097",
+        "    frapo:hasORCID = '0000-0002-1825-0098': ORCID iD 0000-0002-1825-0098 has a wrong check digit (ISO 7064 MOD 11-2).",
+        "does not conform: 1 violation, 0 warnings, 0 infos (showing violation and above)",
+    ]
+
+
+def test_unreadable_graph_or_shapes_is_exit_2(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "bad.nt").write_text("garbage\n", encoding="utf-8")
+    r = run("validate", "bad.nt")
+    assert r.exit_code == 2 and r.stderr.startswith("error: bad.nt: is not a readable RDF graph (")
+    (tmp_path / "r.json").write_text(json.dumps(RECORD), encoding="utf-8")
+    assert run("build", "r.json", "-q").exit_code == 0
+    r = run("validate", "--shapes", str(tmp_path / "none"))
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {tmp_path / 'none'}: holds no shapes (.ttl files); give --shapes a folder of SHACL Turtle files\n"
+    (tmp_path / "shapes").mkdir()
+    (tmp_path / "shapes" / "x.ttl").write_text("this is not turtle", encoding="utf-8")
+    r = run("validate", "--shapes", str(tmp_path / "shapes"))
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {tmp_path / 'shapes' / 'x.ttl'}: is not valid Turtle (")
+
+
+def test_build_with_violations_exits_3_and_keeps_the_workspace(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "r.json").write_text(json.dumps(RECORD), encoding="utf-8")
+    assert run("build", "r.json", "-q", "-o", "out.ttl").exit_code == 0
+    before = (tmp_path / "ws" / "graph.nq").read_bytes(), (tmp_path / "out.ttl").read_bytes()
+    strict = tmp_path / "strict"
+    strict.mkdir()
+    (strict / "s.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix schema: <https://schema.org/> .\n"
+        "<urn:s> a sh:NodeShape ; sh:targetClass schema:Person ; sh:property [ sh:path schema:name ; "
+        "sh:name \"name\" ; sh:maxCount 0 ; sh:message \"No names allowed here.\" ] .\n", encoding="utf-8")
+    other = dict(RECORD, DOI="10.5555/val.2")
+    (tmp_path / "r2.json").write_text(json.dumps(other), encoding="utf-8")
+    r = run("build", "r2.json", "-o", "out.ttl", "--shapes", str(strict))
+    assert r.exit_code == 3
+    assert r.stderr.splitlines()[-1].startswith("error: the graph has 1 violation (first: ")
+    assert "nothing was written" in r.stderr
+    assert ((tmp_path / "ws" / "graph.nq").read_bytes(), (tmp_path / "out.ttl").read_bytes()) == before
+    r = run("build", "r2.json", "-o", "out.ttl", "--shapes", str(strict), "--allow-invalid", "-q")
+    assert r.exit_code == 0 and (tmp_path / "out.ttl").read_bytes() != before[1]
+    assert run("build", "r2.json", "-q", "--validate", "none", "--shapes", str(strict)).exit_code == 0
+    r = run("build", "r2.json", "--validate", "sample:x")
+    assert r.exit_code == 2 and "--validate 'sample:x': use auto, full, sample:N or none" in r.stderr
