@@ -88,14 +88,21 @@ def validate_lines(lines: list[str], shapes: Path | None = None) -> "Report":
     return validate(data_graph(lines), load_shapes(shapes))
 
 
-def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None) -> "Report":
-    """Validate graph files (default: the workspace graph)."""
+def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1) -> "Report":
+    """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel."""
     sources = graphs or [workspace_graph()]
     lines: set[str] = set()
     for src in sources:
         if not src.exists():
             raise InputError(str(src), "does not exist", "run 'kg build' first or name a graph file")
         lines.update(read_graph_lines(src))
+    if jobs > 1:
+        from .ids import DEFAULT_BASE, Minter
+        from .validate import load_shapes, validate_sharded
+        load_shapes(shapes)  # fail early and clearly on bad shapes
+        base = Minter(DEFAULT_BASE)
+        shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
+        return validate_sharded(sorted(lines), shapes, shared, shard_size=50, jobs=jobs)
     return validate_lines(sorted(lines), shapes)
 
 

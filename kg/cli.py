@@ -144,7 +144,9 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
 @click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "turtle"]), default="text", show_default=True)
 @click.option("--severity", type=click.Choice(["violation", "warning", "info"]), default="violation",
               show_default=True, help="Report and fail on results at or above this severity.")
-def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: str) -> None:
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Validate record by record in this many parallel workers (same report; not with -f turtle).")
+def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: str, jobs: int) -> None:
     """Validate a graph (default: the workspace graph) against the SHACL shapes.
 
     Exit codes: 0 no result at or above --severity, 1 some, 2 unreadable graph or shapes.
@@ -155,7 +157,9 @@ def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severi
     """
     from .validate import render_json, render_text, render_turtle
     try:
-        report = api.validate_graphs(list(graphs) or None, shapes)
+        if jobs > 1 and fmt == "turtle":
+            raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")
+        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs)
     except KgError as e:
         raise _fail(e) from None
     if fmt == "json":
