@@ -8,7 +8,7 @@ severity threshold: 0 nothing at or above it, 1 something is.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,24 +144,14 @@ def validate(data: Graph, shapes: Graph) -> Report:
         conforms, report, _text_report = pyshacl.validate(
             data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
         )
-    results = []
-    for r in report.subjects(RDF.type, SH.ValidationResult):
-        source = report.value(r, SH.sourceShape)
-        owner = _owner(shapes, source) if source is not None else None
-        severity = report.value(r, SH.resultSeverity)
-        message = report.value(r, SH.resultMessage)
-        results.append(Result(
-            severity=NAMES.get(severity, str(severity)),
-            shape=str(owner) if isinstance(owner, URIRef) else _text(owner) or "",
-            focus=_text(report.value(r, SH.focusNode)) or "",
-            path=_path_text(report, report.value(r, SH.resultPath)),
-            value=_text(report.value(r, SH.value)),
-            message=str(message) if message is not None else "",
-            constraint=str(report.value(r, SH.sourceConstraintComponent) or ""),
-        ))
-    results.sort(key=lambda x: (["Violation", "Warning", "Info"].index(x.severity) if x.severity in NAMES.values() else 3,
-                                x.shape, x.focus, x.path or "", x.value or "", x.message))
-    return Report(bool(conforms), results, report)
+    return Report(bool(conforms), _ordered(_collect(report, shapes)), report)
+
+
+def _ordered(results: "Iterable[Result]") -> list[Result]:
+    """Most severe first, then by shape, focus node, path, value and message."""
+    return sorted(results, key=lambda x: (["Violation", "Warning", "Info"].index(x.severity)
+                                          if x.severity in NAMES.values() else 3,
+                                          x.shape, x.focus, x.path or "", x.value or "", x.message))
 
 
 def shapes_conform_to_shacl_shacl(shapes: Graph) -> tuple[bool, str]:
@@ -334,7 +324,6 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
     results: set[Result] = set()
     for (ls, _s, focus), part in zip(tasks, parts):
         results.update(r for r in part if focus is not None or r.focus not in multi_plain)
-    ordered = sorted(results, key=lambda x: (["Violation", "Warning", "Info"].index(x.severity) if x.severity in NAMES.values() else 3,
-                                           x.shape, x.focus, x.path or "", x.value or "", x.message))
+    ordered = _ordered(results)
     report_graph = Graph()
     return Report(not any(r.severity == "Violation" for r in ordered), ordered, report_graph)
