@@ -14,6 +14,7 @@ from .errors import KgError
 from .export import FORMATS
 from .ids import DEFAULT_BASE
 from .queries import render, stored_queries
+from .resources import seeds_dir
 
 FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
@@ -105,7 +106,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
 
     try:
-        result, vreport = api.build(list(inputs) or ["seeds"], output, fmt, base, strict=strict,
+        result, vreport = api.build(list(inputs) or [str(seeds_dir())], output, fmt, base, strict=strict,
                                     on_problem=None if strict else show, tools=list(tools), topics=topics,
                                     validation=validation, allow_invalid=allow_invalid, shapes=shapes,
                                     store=store, on_progress=progress.update)
@@ -118,7 +119,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     progress.clear()
     r = result.report
     if r.records == 0:
-        raise Fail(f"no usable records in {', '.join(inputs) or 'seeds'}; nothing was written")
+        raise Fail(f"no usable records in {', '.join(inputs) or str(seeds_dir())}; nothing was written")
     if not quiet:
         for note in r.notes:
             click.echo(f"note: {note}", err=True)

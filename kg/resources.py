@@ -20,6 +20,11 @@ def _project_dir(name: str) -> Path:
     return PACKAGE_DIR.parent / name
 
 
+def seeds_dir() -> Path:
+    """The seed records: ./seeds when the working directory has one, else the project's seeds/."""
+    return Path("seeds") if Path("seeds").is_dir() else _project_dir("seeds")
+
+
 def shapes_dir() -> Path:
     return _project_dir("shapes")
 
