@@ -124,7 +124,6 @@ def query_oxigraph(store: ox.Store, text: str) -> Results:
     return Results([], [], graph_nt="".join(sorted(f"{t} .\n" for t in result)))
 
 
-run_query = query_oxigraph
 
 
 def rdflib_dataset(lines: list[str]) -> "Dataset":
