@@ -124,8 +124,6 @@ def query_oxigraph(store: ox.Store, text: str) -> Results:
     return Results([], [], graph_nt="".join(sorted(f"{t} .\n" for t in result)))
 
 
-
-
 def rdflib_dataset(lines: list[str]) -> "Dataset":
     """An rdflib dataset of N-Quads lines whose default graph is the union of its graphs."""
     from rdflib import Dataset
