@@ -7,7 +7,7 @@ last (ties broken by content hash, then source), so the result does not depend o
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,51 +125,82 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     lines: set[str] = set()
     used_tools: dict[str, object] = {}
     candidate_names: dict[str, Counter[str]] = {}
-    catalogue = ctx.catalogue
+
+    def cited_record(doi: str) -> tuple[str | None, str | None] | None:
+        w = works.get(doi)
+        return None if w is None else record_title_year(w)
+
     for done, (doi, work) in enumerate(works.items(), start=1):
         if on_progress and done % 500 == 0:
             on_progress("map", done)
+        triples, tools_used, names = map_with_knowledge(work, ctx, per_work.get(doi, {}), cited_record)
+        used_tools.update(tools_used)
+        for name in names:
+            candidate_names.setdefault(name_key(name), Counter())[name] += 1
         graph = ctx.minter.graph(doi)
-        res_by_index = per_work.get(doi, {})
-        tools: dict[int, list] = {}
-        candidates: dict[int, object] = {}
-        categories: Counter[str] = Counter()
-        for ref in work.references:
-            res = res_by_index.get(ref.index)
-            if res is None or catalogue is None:
-                continue
-            text = ref.unstructured or " ".join(v for _k, v in ref.fields)
-            cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
-            matches = catalogue.recognise(res.parsed, cited_doi, text)
-            if matches:
-                tools[ref.index] = matches
-                for m in matches:
-                    used_tools[m.tool.id] = m.tool
-                    categories[m.tool.category] += 1
-            elif res.kind in ("web", "other", "paper") and (cand := catalogue.candidate(res.parsed, text)):
-                candidates[ref.index] = cand
-                candidate_names.setdefault(name_key(cand.name), Counter())[cand.name] += 1
-        if doi in ctx.topic_overrides:
-            topics = override(ctx.topic_overrides[doi])
-        else:
-            topics = classify(work, categories)
-        knowledge = Knowledge(res_by_index, tools, candidates, topics)
-        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, knowledge))
+        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs = {ctx.minter.doi(d) for d in works}
     lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
     tgraph = ctx.minter.node("graph", "tools")
+    lines.update(shared_lines(ctx, used_tools, candidate_names, bool(works)))
+    report.notes.sort()
+    return BuildResult(sorted(lines), report, works)
+
+
+def shared_lines(ctx: Context, used_tools: dict[str, Any], candidate_names: dict[str, Counter[str]],
+                 any_work: bool) -> Iterator[str]:
+    """The tools graph (tools cited, tool candidates) and the topic scheme."""
+    tgraph = ctx.minter.node("graph", "tools")
     for tid in sorted(used_tools):
-        lines.update(f"{s} {p} {o} {tgraph} .\n" for s, p, o in tool_triples(ctx.minter, used_tools[tid]))
+        yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in tool_triples(ctx.minter, used_tools[tid]))
     for key, names in sorted(candidate_names.items()):
         # one name per candidate: the spelling most references use (ties: code-point order)
         name = sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        lines.add(f"{ctx.minter.node('tool-candidate', key)} {SDO.name} {lit(name)} {tgraph} .\n")
-    if works:
+        yield f"{ctx.minter.node('tool-candidate', key)} {SDO.name} {lit(name)} {tgraph} .\n"
+    if any_work:
         sgraph = ctx.minter.node("graph", "topics")
-        lines.update(f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
-    report.notes.sort()
-    return BuildResult(sorted(lines), report, works)
+        yield from (f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
+
+
+def record_title_year(work: Work) -> tuple[str | None, str | None]:
+    year = next((d.lexical()[:4] for n, d in work.dates if n == "issued"), None)
+    return (work.titles[0] if work.titles else None), year
+
+
+def map_with_knowledge(work: Work, ctx: Context, res_by_index: dict[int, Resolution],
+                       cited_record: Callable[[str], tuple[str | None, str | None] | None],
+                       ) -> tuple[list[tuple[str, str, str]], dict[str, Any], list[str]]:
+    """Recognise the tools the work's references cite and the work's topics, then map it: its triples,
+    the tools it cites (id -> tool) and the names of tool candidates it cites."""
+    tools: dict[int, list] = {}
+    candidates: dict[int, object] = {}
+    categories: Counter[str] = Counter()
+    used: dict[str, Any] = {}
+    names: list[str] = []
+    catalogue = ctx.catalogue
+    for ref in work.references:
+        res = res_by_index.get(ref.index)
+        if res is None or catalogue is None:
+            continue
+        text = ref.unstructured or " ".join(v for _k, v in ref.fields)
+        cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
+        matches = catalogue.recognise(res.parsed, cited_doi, text)
+        if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
+            matches = catalogue.recognise_record(rec[0], rec[1])
+        if matches:
+            tools[ref.index] = matches
+            for m in matches:
+                used[m.tool.id] = m.tool
+                categories[m.tool.category] += 1
+        elif res.kind in ("web", "other", "paper") and (cand := catalogue.candidate(res.parsed, text)):
+            candidates[ref.index] = cand
+            names.append(cand.name)
+    if work.doi in ctx.topic_overrides:
+        topics = override(ctx.topic_overrides[work.doi])
+    else:
+        topics = classify(work, categories)
+    return list(map_work(work, ctx, Knowledge(res_by_index, tools, candidates, topics))), used, names
 
 
 def cited_triples(cited: list[CitedInfo], inputs: set[str]) -> list[tuple[str, str, str]]:

@@ -12,23 +12,13 @@ and the text that matched. The result depends only on the set of references, nev
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from urllib.parse import urlsplit, urlunsplit
 
 from ..ids import Minter, name_key
-
-
-def similar(a: str, b: str) -> float:
-    """SequenceMatcher ratio, skipping the full computation when cheap upper bounds already fail."""
-    if not a or not b or min(len(a), len(b)) * 2 / (len(a) + len(b)) < FUZZY_THRESHOLD:
-        return 0.0
-    sm = SequenceMatcher(None, a, b, autojunk=False)
-    if sm.real_quick_ratio() < FUZZY_THRESHOLD or sm.quick_ratio() < FUZZY_THRESHOLD:
-        return 0.0
-    return sm.ratio()
-from ..model import Work
+from ..model import Reference, Work
 from .parse import ParsedRef, fold, name_tokens, parse_reference, title_key
 
 FUZZY_THRESHOLD = 0.93
@@ -38,7 +28,7 @@ DATA_PREFIXES = ("10.5061/", "10.6084/", "10.17632/", "10.7910/", "10.2210/", "1
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """Where one reference points, how it was decided, and how sure we are."""
+    """Where one reference points, how it was decided, how sure we are, and what the reference says."""
 
     cited: str  # IRI token of the cited-work node
     method: str  # doi, doi-in-text, arxiv, title, title-fuzzy, url, title-shared, unique, unresolved
@@ -75,6 +65,16 @@ def normalize_url(url: str) -> str | None:
     return urlunsplit(("", host, path, parts.query, "")).lstrip("/")
 
 
+def similar(a: str, b: str) -> float:
+    """SequenceMatcher ratio, skipping the full computation when cheap upper bounds already fail."""
+    if not a or not b or min(len(a), len(b)) * 2 / (len(a) + len(b)) < FUZZY_THRESHOLD:
+        return 0.0
+    sm = SequenceMatcher(None, a, b, autojunk=False)
+    if sm.real_quick_ratio() < FUZZY_THRESHOLD or sm.quick_ratio() < FUZZY_THRESHOLD:
+        return 0.0
+    return sm.ratio()
+
+
 def _years_ok(a: str | None, b: str | None) -> bool:
     return a is None or b is None or a == b
 
@@ -83,19 +83,8 @@ def _authors_ok(a: frozenset[str], b: frozenset[str]) -> bool:
     return not a or not b or bool(a & b)
 
 
-@dataclass
-class _Ref:
-    citing: str
-    index: int
-    parsed: ParsedRef
-    tkey: str | None
-    url: str | None
-    text: str
-    fuzzy: bool = False
-    ckey: str | None = None  # citation key (author, year, venue, volume, page) for title-less references
-
-
-def _kind(p: ParsedRef) -> str:
+def kind_of(p: ParsedRef) -> str:
+    """paper, web, dataset or other: what a reference seems to cite (the tool recogniser may add tool)."""
     if p.doi and p.doi.startswith(DATA_PREFIXES):
         return "dataset"
     words = fold(" ".join(filter(None, (p.title, p.venue))))
@@ -110,75 +99,272 @@ def _kind(p: ParsedRef) -> str:
     return "other"
 
 
+# ---------------------------------------------------------------- compact features
+
+@dataclass(slots=True)
+class Feat:
+    """All that resolution needs to know of one reference: small, so millions fit on disk or in memory."""
+
+    citing: str
+    index: int
+    tkey: str | None
+    year: str | None
+    atoks: frozenset[str]
+    url: str | None  # the first normalisable URL
+    ckey: str | None  # citation key (author, year, venue, volume, page) for title-less references
+    title: str | None
+    urls: tuple[str, ...]
+    arxiv_text: bool  # the reference text says arXiv
+    id_node: str | None = None  # from a DOI or arXiv id
+    id_method: str | None = None
+    id_matched: str | None = None
+    fuzzy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Res:
+    """A resolution without the parsed reference (cheap to store)."""
+
+    cited: str
+    method: str
+    score: float
+    matched: str
+
+
+def reference_text(ref: Reference) -> str:
+    return ref.unstructured or " ".join(v for _k, v in ref.fields) or (ref.doi or "")
+
+
+def record_entry(work: Work) -> tuple[str, str | None, str | None, frozenset[str]]:
+    """(DOI, title key, issued year, first-author tokens) of an input work."""
+    year = next((d.lexical()[:4] for n, d in work.dates if n == "issued"), None)
+    first = next((c for c in work.contributors if c.role == "author" and c.position == 1), None)
+    atoks = frozenset(name_tokens(first.family or first.name or "")) if first else frozenset()
+    return work.doi, (title_key(work.titles[0]) if work.titles else None), year, atoks
+
+
+def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = None) -> list[Feat]:
+    """The features of every reference of ``work`` (``parsed`` collects the parsed references if given)."""
+    out = []
+    for ref in work.references:
+        p = parse_reference(ref)
+        if parsed is not None:
+            parsed[ref.index] = p
+        url = next((u for u in map(normalize_url, p.urls) if u), None)
+        f = dict(ref.fields)
+        atoks = p.first_author_tokens
+        ckey = None
+        if not p.title and atoks and p.year and p.venue and (f.get("volume") or f.get("first-page")):
+            ckey = " ".join([min(atoks), p.year, fold(p.venue), f.get("volume", ""), f.get("first-page", "")])
+        feat = Feat(work.doi, ref.index, title_key(p.title), p.year, atoks, url, ckey, p.title, p.urls,
+                    "arxiv" in reference_text(ref).lower())
+        found = id_node(p, minter)
+        if found:
+            feat.id_node, feat.id_method, feat.id_matched = found
+        out.append(feat)
+    return out
+
+
+def id_node(p: ParsedRef, minter: Minter) -> tuple[str, str, str] | None:
+    """The node of a reference that carries a DOI or an arXiv id, the method and the matched id."""
+    if p.doi and p.doi.startswith("10.48550/arxiv."):
+        arxiv = p.doi[len("10.48550/arxiv."):]
+        return minter.doi(f"10.48550/arxiv.{arxiv}"), "doi" if not p.doi_in_text else "doi-in-text", p.doi
+    if p.doi:
+        return minter.doi(p.doi), "doi-in-text" if p.doi_in_text else "doi", p.doi
+    if p.arxiv:
+        return minter.doi(f"10.48550/arxiv.{p.arxiv}"), "arxiv", f"arXiv:{p.arxiv}"
+    return None
+
+
+def id_res(f: Feat) -> Res:
+    assert f.id_node and f.id_method and f.id_matched is not None
+    return Res(f.id_node, f.id_method, 1.0 if f.id_method == "doi" else 0.97, f.id_matched)
+
+
+Known = list[tuple[str, str | None, frozenset[str], str]]  # (node, year, author tokens, source)
+
+
+def first_word(tkey: str) -> str:
+    return tkey.split(" ", 1)[0]
+
+
+def match_known(f: Feat, known: Callable[[str], Known], block: Callable[[str, str], Iterable[str]]) -> Res | None:
+    """Step 2: a reference without identifier whose title names a work known by identifier."""
+    assert f.tkey
+    entries = known(f.tkey)
+    cands = {(node, src) for node, y, a, src in entries if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
+    method, ratio = "title", 1.0
+    if not cands and f.year and len(f.tkey.split()) >= 4:
+        for other in block(first_word(f.tkey), f.year):
+            q = similar(f.tkey, other)
+            if q >= FUZZY_THRESHOLD:
+                for node, y, a, src in known(other):
+                    if y == f.year and _authors_ok(a, f.atoks):
+                        cands.add((node, src))
+                        method, ratio = "title-fuzzy", min(ratio, q)
+    nodes = sorted({n for n, _ in cands})
+    if nodes and all("/10.48550/arxiv." in n for n in nodes) and not f.arxiv_text:
+        return None  # a text that does not say arXiv may cite the published version: not merged
+    if len(nodes) > 1:
+        arxiv_nodes = [n for n in nodes if "/10.48550/arxiv." in n]
+        others = [n for n in nodes if n not in arxiv_nodes]
+        nodes = arxiv_nodes if f.arxiv_text and len(arxiv_nodes) == 1 else others if len(others) == 1 else nodes
+    if len(nodes) != 1:
+        return None
+    years_agree = f.year is not None and any(y == f.year for n, y, _a, _s in entries if n == nodes[0])
+    score = (0.9 + (0.05 if years_agree else 0.0) + (0.04 if f.atoks else 0.0)) * ratio
+    return Res(nodes[0], method, round(score, 2), f.title or "")
+
+
+def url_candidates(f: Feat, url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> set[str]:
+    """Step 3: the URL groups a URL-less reference may join through its title."""
+    return {g for g, y, a in url_titles if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
+
+
+def title_clusters(tkey: str, members: list[Feat]) -> Iterator[tuple[str, list[Feat]]]:
+    """Step 4a: references sharing a title key, split by year (a yearless one joins the only year there
+    is) and by compatible first authors, in (citing, index) order."""
+    years = sorted({m.year for m in members if m.year})
+    buckets = [*years] + ([None] if len(years) > 1 and any(m.year is None for m in members) else [])
+    for year in buckets or [None]:
+        chosen = [m for m in members if m.year == year or (m.year is None and len(years) <= 1)]
+        clusters: list[list[Feat]] = []
+        for m in sorted(chosen, key=lambda x: (x.citing, x.index)):
+            home = next((c for c in clusters if all(_authors_ok(o.atoks, m.atoks) for o in c)), None)
+            if home is None:
+                clusters.append([m])
+            else:
+                home.append(m)
+        for c in clusters:
+            atok = ",".join(sorted(set().union(*(x.atoks for x in c))))
+            yield f"title {tkey} {year or ''} {atok}", c
+
+
+def fuzzy_block_key(first: Feat) -> tuple[str, str] | None:
+    """Step 4b: the block of a title group (its first member's year and first title word), if fuzzy-mergeable."""
+    if first.year and first.tkey and len(first.tkey.split()) >= 4:
+        return first.year, first_word(first.tkey)
+    return None
+
+
+def fuzzy_merges(keys: list[str], firsts: dict[str, Feat], merged: dict[str, str]) -> None:
+    """Step 4b: within one block (``keys`` sorted), merge groups whose titles are near-identical."""
+    for i, a in enumerate(keys):
+        ra = firsts[a]
+        for b in keys[i + 1:]:
+            rb = firsts[b]
+            if ra.tkey == rb.tkey or b in merged:
+                continue
+            if not _authors_ok(ra.atoks, rb.atoks):
+                continue
+            if similar(ra.tkey or "", rb.tkey or "") >= FUZZY_THRESHOLD:
+                merged[b] = merged.get(a, a)
+
+
+def emit_group(gkey: str, members: list[Feat], minter: Minter) -> tuple[list[tuple[Feat, Res]], CitedInfo]:
+    """Step 5: one cited-work node for a group (members in (citing, index) order), a resolution per member."""
+    kind0, _, rest = gkey.partition(" ")
+    if kind0 == "ref":
+        r = members[0]
+        node = minter.part(r.citing, "reference", str(r.index), "cited")
+        has_text = bool(r.title or r.urls)
+        method = "unique" if has_text else "unresolved"
+        score = (0.9 if r.year else 0.75) if has_text else 0.0
+        return [(r, Res(node, method, score, r.title or ""))], CitedInfo(node, r.title, None, r.year)
+    if kind0 == "url":
+        node = minter.node("cited", "url", name_key(rest))
+    elif kind0 == "citation":
+        node = minter.node("cited", "citation", name_key(rest))
+    else:
+        node = minter.node("cited", "title", name_key(rest))
+    counts: dict[str, int] = defaultdict(int)
+    for m in members:
+        if m.title:
+            counts[m.title] += 1
+    titles = sorted(counts, key=lambda t: (-counts[t], t))
+    years = sorted({m.year for m in members if m.year})
+    urls = sorted(u for m in members for u in m.urls)
+    out = []
+    for m in members:
+        if kind0 == "url":
+            method, score, matched = ("url", 0.9, m.url or "") if m.url else ("title", 0.85, m.title or "")
+        elif m.fuzzy:
+            method, score, matched = "title-fuzzy", 0.8, m.title or ""
+        elif kind0 == "citation":
+            method, score, matched = ("citation-shared" if len(members) > 1 else "citation"), 0.8, rest
+        elif len(members) > 1:
+            method, score, matched = "title-shared", 0.85 + (0.05 if m.year else 0.0), m.title or ""
+        else:
+            method, score, matched = "unique", 0.9 if m.year else 0.75, m.title or ""
+        out.append((m, Res(node, method, round(score, 2), matched)))
+    return out, CitedInfo(node, titles[0] if titles else None, urls[0] if urls else None,
+                          years[0] if len(years) == 1 else None)
+
+
+def preprint_link(nodes: Iterable[str]) -> CitedInfo | None:
+    """Step 6: an arXiv node and a published node known under one title are linked (one of each)."""
+    nodes = list(nodes)
+    arxiv = sorted({n for n in nodes if "/10.48550/arxiv." in n})
+    published = sorted({n for n in nodes if "/10.48550/arxiv." not in n})
+    if len(arxiv) == 1 and len(published) == 1:
+        return CitedInfo(arxiv[0], None, None, None, preprint_of=published[0])
+    return None
+
+
+# ---------------------------------------------------------------- the in-memory resolver
+
 class Resolver:
-    """Collects the references and titles of all input works, then resolves them in one deterministic pass."""
+    """Collects the features of all input works, then resolves them in one deterministic pass.
+
+    ``kg.refs.resolve_disk.DiskResolver`` runs the same steps on SQLite tables for corpora that do
+    not fit in memory; both use the step functions above, and tests prove them equal.
+    """
 
     def __init__(self, minter: Minter) -> None:
         self.minter = minter
-        self.refs: list[_Ref] = []
+        self.feats: list[Feat] = []
         self.records: dict[str, tuple[str | None, str | None, frozenset[str]]] = {}
+        self.parsed: dict[tuple[str, int], ParsedRef] = {}
 
     def add_work(self, work: Work) -> None:
-        year = next((d.lexical()[:4] for n, d in work.dates if n == "issued"), None)
-        first = next((c for c in work.contributors if c.role == "author" and c.position == 1), None)
-        atoks = frozenset(name_tokens(first.family or first.name or "")) if first else frozenset()
-        self.records[work.doi] = (title_key(work.titles[0]) if work.titles else None, year, atoks)
-        for ref in work.references:
-            p = parse_reference(ref)
-            url = next((u for u in map(normalize_url, p.urls) if u), None)
-            f = dict(ref.fields)
-            ckey = None
-            if not p.title and p.first_author_tokens and p.year and p.venue and (f.get("volume") or f.get("first-page")):
-                ckey = " ".join([min(p.first_author_tokens), p.year, fold(p.venue), f.get("volume", ""),
-                                 f.get("first-page", "")])
-            self.refs.append(_Ref(work.doi, ref.index, p, title_key(p.title), url,
-                                  ref.unstructured or " ".join(v for _k, v in ref.fields) or (ref.doi or ""), ckey=ckey))
+        doi, tkey, year, atoks = record_entry(work)
+        self.records[doi] = (tkey, year, atoks)
+        parsed: dict[int, ParsedRef] = {}
+        self.feats.extend(features(work, self.minter, parsed))
+        for index, p in parsed.items():
+            self.parsed[(work.doi, index)] = p
 
-    # ------------------------------------------------------------------ resolution
-
-    def _id_node(self, p: ParsedRef) -> tuple[str, str, str] | None:
-        if p.doi and p.doi.startswith("10.48550/arxiv."):
-            arxiv = p.doi[len("10.48550/arxiv."):]
-            return self.minter.doi(f"10.48550/arxiv.{arxiv}"), "doi" if not p.doi_in_text else "doi-in-text", p.doi
-        if p.doi:
-            return self.minter.doi(p.doi), "doi-in-text" if p.doi_in_text else "doi", p.doi
-        if p.arxiv:
-            return self.minter.doi(f"10.48550/arxiv.{p.arxiv}"), "arxiv", f"arXiv:{p.arxiv}"
-        return None
-
-    def resolve(self) -> tuple[dict[tuple[str, int], Resolution], list[CitedInfo]]:
-        refs = sorted(self.refs, key=lambda r: (r.citing, r.index))
-        out: dict[tuple[str, int], Resolution] = {}
+    def resolve_compact(self) -> tuple[dict[tuple[str, int], Res], list[CitedInfo]]:
+        refs = sorted(self.feats, key=lambda r: (r.citing, r.index))
+        out: dict[tuple[str, int], Res] = {}
         # 1. identifiers
-        known: dict[str, list[tuple[str, str | None, frozenset[str], str]]] = defaultdict(list)
+        known: dict[str, Known] = defaultdict(list)
         for doi, (tkey, year, atoks) in self.records.items():
             if tkey:
                 known[tkey].append((self.minter.doi(doi), year, atoks, "input record"))
-        rest: list[_Ref] = []
+        rest: list[Feat] = []
         for r in refs:
-            found = self._id_node(r.parsed)
-            if found is None:
+            if r.id_node is None:
                 rest.append(r)
                 continue
-            node, method, matched = found
-            out[(r.citing, r.index)] = Resolution(node, method, 1.0 if method == "doi" else 0.97, matched,
-                                                  _kind(r.parsed), r.parsed)
+            out[(r.citing, r.index)] = id_res(r)
             if r.tkey:
-                known[r.tkey].append((node, r.parsed.year, r.parsed.first_author_tokens, "reference"))
+                known[r.tkey].append((r.id_node, r.year, r.atoks, "reference"))
         # 2. titles of works known by identifier
         by_block: dict[tuple[str, str], list[str]] = defaultdict(list)
         for tkey, entries in known.items():
             for year in sorted({y for _n, y, _a, _s in entries if y}):
-                by_block[(tkey.split(" ", 1)[0], year)].append(tkey)
-        unmatched: list[_Ref] = []
+                by_block[(first_word(tkey), year)].append(tkey)
+        unmatched: list[Feat] = []
         for r in rest:
-            hit = self._match_known(r, known, by_block) if r.tkey else None
+            hit = match_known(r, lambda t: known.get(t, []), lambda w, y: by_block.get((w, y), ())) if r.tkey else None
             if hit:
                 out[(r.citing, r.index)] = hit
             else:
                 unmatched.append(r)
         # 3. URLs, then titles shared between references
-        groups: dict[str, list[_Ref]] = defaultdict(list)
+        groups: dict[str, list[Feat]] = defaultdict(list)
         for r in unmatched:
             if r.url:
                 groups[f"url {r.url}"].append(r)
@@ -186,156 +372,61 @@ class Resolver:
         for gkey, members in groups.items():
             for m in members:
                 if m.tkey:
-                    url_titles[m.tkey].append((gkey, m.parsed.year, m.parsed.first_author_tokens))
-        leftovers: list[_Ref] = []
+                    url_titles[m.tkey].append((gkey, m.year, m.atoks))
+        leftovers: list[Feat] = []
         for r in unmatched:
             if r.url:
                 continue
-            cands = {g for g, y, a in url_titles.get(r.tkey or "", ())
-                     if _years_ok(y, r.parsed.year) and _authors_ok(a, r.parsed.first_author_tokens)}
+            cands = url_candidates(r, url_titles.get(r.tkey or "", ()))
             if len(cands) == 1:
                 groups[cands.pop()].append(r)
             else:
                 leftovers.append(r)
-        for gkey, cluster in self._title_clusters(leftovers).items():
-            groups[gkey].extend(cluster)
-        infos: list[CitedInfo] = []
-        for gkey in sorted(groups):
-            members = sorted(groups[gkey], key=lambda r: (r.citing, r.index))
-            infos.append(self._emit_group(gkey, members, out))
-        # 4. preprint <-> published links between identifier nodes that share a title
-        infos.extend(self._preprint_links(known))
-        return out, infos
-
-    def _match_known(self, r: _Ref, known: dict, by_block: dict) -> Resolution | None:
-        p = r.parsed
-        cands = {(node, src) for node, y, a, src in known.get(r.tkey, ())
-                 if _years_ok(y, p.year) and _authors_ok(a, p.first_author_tokens)}
-        method, ratio = "title", 1.0
-        if not cands and p.year and len(r.tkey.split()) >= 4:
-            for other in by_block.get((r.tkey.split(" ", 1)[0], p.year), ()):
-                q = similar(r.tkey, other)
-                if q >= FUZZY_THRESHOLD:
-                    for node, y, a, src in known[other]:
-                        if y == p.year and _authors_ok(a, p.first_author_tokens):
-                            cands.add((node, src))
-                            method, ratio = "title-fuzzy", min(ratio, q)
-        nodes = sorted({n for n, _ in cands})
-        if nodes and all("/10.48550/arxiv." in n for n in nodes) and "arxiv" not in r.text.lower():
-            return None  # a text that does not say arXiv may cite the published version: not merged
-        if len(nodes) > 1:
-            arxiv_nodes = [n for n in nodes if "/10.48550/arxiv." in n]
-            others = [n for n in nodes if n not in arxiv_nodes]
-            wants_arxiv = "arxiv" in r.text.lower()
-            nodes = arxiv_nodes if wants_arxiv and len(arxiv_nodes) == 1 else others if len(others) == 1 else nodes
-        if len(nodes) != 1:
-            return None
-        years_agree = p.year is not None and any(y == p.year for n, y, _a, _s in known.get(r.tkey, ()) if n == nodes[0])
-        score = (0.9 + (0.05 if years_agree else 0.0) + (0.04 if p.first_author_tokens else 0.0)) * ratio
-        return Resolution(nodes[0], method, round(score, 2), p.title or "", _kind(p), p)
-
-    @staticmethod
-    def _title_clusters(refs: list[_Ref]) -> dict[str, list[_Ref]]:
-        """Group references by exact normalised title and year (author-compatible), then merge groups
-        whose titles are near-identical (guarded fuzzy match)."""
-        by_title: dict[str, list[_Ref]] = defaultdict(list)
-        singles: dict[str, list[_Ref]] = {}
-        by_citation: dict[str, list[_Ref]] = defaultdict(list)
-        for r in refs:
+        # 4. title clusters, citation keys and single references
+        by_title: dict[str, list[Feat]] = defaultdict(list)
+        for r in leftovers:
             if r.tkey:
                 by_title[r.tkey].append(r)
             elif r.ckey:
-                by_citation[f"citation {r.ckey}"].append(r)
+                groups[f"citation {r.ckey}"].append(r)
             else:
-                singles[f"ref {r.citing} {r.index}"] = [r]
-        groups: dict[str, list[_Ref]] = {}
+                groups[f"ref {r.citing} {r.index}"].append(r)
+        titled: dict[str, list[Feat]] = {}
         for tkey, members in by_title.items():
-            years = sorted({m.parsed.year for m in members if m.parsed.year})
-            # references without a year join the only year there is; with several years they stay apart
-            buckets = [*years] + ([None] if len(years) > 1 and any(m.parsed.year is None for m in members) else [])
-            for year in buckets or [None]:
-                chosen = [m for m in members if m.parsed.year == year or (m.parsed.year is None and len(years) <= 1)]
-                clusters: list[list[_Ref]] = []
-                for m in sorted(chosen, key=lambda x: (x.citing, x.index)):
-                    home = next((c for c in clusters if all(_authors_ok(o.parsed.first_author_tokens,
-                                                                         m.parsed.first_author_tokens) for o in c)), None)
-                    if home is None:
-                        clusters.append([m])
-                    else:
-                        home.append(m)
-                for c in clusters:
-                    atok = ",".join(sorted(set().union(*(x.parsed.first_author_tokens for x in c))))
-                    groups[f"title {tkey} {year or ''} {atok}"] = c
-        # guarded fuzzy merge: same year, compatible authors, similar long titles
+            titled.update(title_clusters(tkey, members))
         blocks: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for k in sorted(groups):
-            g0 = groups[k][0]
-            if g0.parsed.year and g0.tkey and len(g0.tkey.split()) >= 4:
-                blocks[(g0.parsed.year, g0.tkey.split(" ", 1)[0])].append(k)
+        for k in sorted(titled):
+            if (b := fuzzy_block_key(titled[k][0])) is not None:
+                blocks[b].append(k)
         merged: dict[str, str] = {}
-        for _block, keys in sorted(blocks.items()):
-            for i, a in enumerate(keys):
-                ra = groups[a][0]
-                for b in keys[i + 1:]:
-                    rb = groups[b][0]
-                    if ra.tkey == rb.tkey or b in merged:
-                        continue
-                    if not _authors_ok(ra.parsed.first_author_tokens, rb.parsed.first_author_tokens):
-                        continue
-                    if similar(ra.tkey, rb.tkey) >= FUZZY_THRESHOLD:
-                        merged[b] = merged.get(a, a)
+        for _b, keys in sorted(blocks.items()):
+            fuzzy_merges(keys, {k: titled[k][0] for k in keys}, merged)
         for b, root in sorted(merged.items()):
-            groups[root].extend(groups.pop(b))
-            for m in groups[root]:
+            titled[root].extend(titled.pop(b))
+            for m in titled[root]:
                 m.fuzzy = True
-        groups.update(singles)
-        groups.update(by_citation)
-        return groups
-
-    def _emit_group(self, gkey: str, members: list[_Ref], out: dict) -> CitedInfo:
-        kind0, _, rest = gkey.partition(" ")
-        if kind0 == "ref":
-            r = members[0]
-            node = self.minter.part(r.citing, "reference", str(r.index), "cited")
-            has_text = bool(r.parsed.title or r.parsed.urls)
-            method = "unique" if has_text else "unresolved"
-            score = (0.9 if r.parsed.year else 0.75) if has_text else 0.0
-            out[(r.citing, r.index)] = Resolution(node, method, score, r.parsed.title or "", _kind(r.parsed), r.parsed)
-            return CitedInfo(node, r.parsed.title, None, r.parsed.year)
-        if kind0 == "url":
-            node = self.minter.node("cited", "url", name_key(rest))
-        elif kind0 == "citation":
-            node = self.minter.node("cited", "citation", name_key(rest))
-        else:
-            node = self.minter.node("cited", "title", name_key(rest))
-        titles = sorted((m.parsed.title for m in members if m.parsed.title), key=lambda t: (-sum(
-            1 for m in members if m.parsed.title == t), t))
-        years = sorted({m.parsed.year for m in members if m.parsed.year})
-        urls = sorted(u for m in members for u in m.parsed.urls)
-        for m in members:
-            if kind0 == "url":
-                method, score, matched = ("url", 0.9, m.url or "") if m.url else ("title", 0.85, m.parsed.title or "")
-            elif m.fuzzy:
-                method, score, matched = "title-fuzzy", 0.8, m.parsed.title or ""
-            elif kind0 == "citation":
-                method, score, matched = ("citation-shared" if len(members) > 1 else "citation"), 0.8, rest
-            elif len(members) > 1:
-                method, score, matched = "title-shared", 0.85 + (0.05 if m.parsed.year else 0.0), m.parsed.title or ""
-            else:
-                method, score, matched = "unique", 0.9 if m.parsed.year else 0.75, m.parsed.title or ""
-            out[(m.citing, m.index)] = Resolution(node, method, round(score, 2), matched, _kind(m.parsed), m.parsed)
-        return CitedInfo(node, titles[0] if titles else None, urls[0] if urls else None,
-                         years[0] if len(years) == 1 else None)
-
-    def _preprint_links(self, known: dict) -> list[CitedInfo]:
-        links = []
+        groups.update(titled)
+        # 5. one node per group
+        infos: list[CitedInfo] = []
+        for gkey in sorted(groups):
+            members = sorted(groups[gkey], key=lambda r: (r.citing, r.index))
+            pairs, info = emit_group(gkey, members, self.minter)
+            for m, res in pairs:
+                out[(m.citing, m.index)] = res
+            infos.append(info)
+        # 6. preprint <-> published links between identifier nodes that share a title
         for tkey in sorted(known):
-            entries = known[tkey]
-            arxiv = sorted({n for n, *_ in entries if "/10.48550/arxiv." in n})
-            published = sorted({n for n, *_ in entries if "/10.48550/arxiv." not in n})
-            if len(arxiv) == 1 and len(published) == 1:
-                links.append(CitedInfo(arxiv[0], None, None, None, preprint_of=published[0]))
-        return links
+            if (link := preprint_link(n for n, *_ in known[tkey])) is not None:
+                infos.append(link)
+        return out, infos
+
+    def resolve(self) -> tuple[dict[tuple[str, int], Resolution], list[CitedInfo]]:
+        compact, infos = self.resolve_compact()
+        out = {}
+        for key, r in compact.items():
+            p = self.parsed[key]
+            out[key] = Resolution(r.cited, r.method, r.score, r.matched, kind_of(p), p)
+        return out, infos
 
 
 def resolve_works(works: Iterable[Work], minter: Minter) -> tuple[dict[tuple[str, int], Resolution], list[CitedInfo]]:

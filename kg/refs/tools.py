@@ -165,6 +165,13 @@ class Catalogue:
                     keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
         return [found[k] for k in sorted(found)]
 
+    def recognise_record(self, title: str, year: str | None) -> list[ToolMatch]:
+        """Tools a reference cites through the input record it resolved to: the record's title is a
+        tool's defining paper or names the tool at its start (method ``cited-record``, score <= 0.9)."""
+        parsed = ParsedRef(title=title, year=year, venue="(input record)", style="record")
+        return [ToolMatch(m.tool, "cited-record", min(m.score, 0.9), m.matched)
+                for m in self.recognise(parsed, None, title) if m.method in ("paper-title", "alias")]
+
     @staticmethod
     def _is_subject(title: str, alias_end: int, no_venue: bool = False) -> bool:
         """The alias (at the start of the title) is what the title is about: it stands alone or before a

@@ -1,0 +1,229 @@
+"""Reference resolution for corpora larger than memory: the steps of ``kg.refs.resolve`` on SQLite tables.
+
+The features of every reference go into a table as records are read; ``resolve()`` then runs the same
+steps as the in-memory ``Resolver`` (the same step functions, fed by ordered scans and indexed lookups
+instead of dictionaries), so memory stays flat however many references there are. Results land in table
+``res`` and are read back one citing work at a time; what the references tell about cited works goes to
+a callback. Tests prove the results equal to the in-memory resolver's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from itertools import groupby
+from pathlib import Path
+
+from ..ids import Minter
+from .resolve import (
+    CitedInfo, Feat, Known, Res, emit_group, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known,
+    preprint_link, title_clusters, url_candidates,
+)
+
+SEP = "\x1f"
+_REF_COLS = "rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, id_matched"
+_Q_COLS = ", ".join(f"ref.{c}" for c in _REF_COLS.split(", "))
+BATCH = 5000
+
+
+def _toks(text: str | None) -> frozenset[str]:
+    return frozenset(text.split(SEP)) if text else frozenset()
+
+
+def _feat(row: tuple) -> tuple[int, Feat]:
+    rid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, node, method, matched = row
+    return rid, Feat(citing, idx, tkey, year, _toks(atoks), url, ckey, title, tuple(urls.split(SEP)) if urls else (),
+                     bool(arxiv_text), node, method, matched)
+
+
+def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
+    if readonly:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        db = sqlite3.connect(str(path))
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;")
+    db.execute("PRAGMA cache_size=-32768")  # 32 MiB page cache: memory stays bounded
+    return db
+
+
+class DiskResolver:
+    """Collect features with ``add``, drop superseded records with ``drop``, then ``resolve``."""
+
+    def __init__(self, path: Path, minter: Minter) -> None:
+        self.path, self.minter = Path(path), minter
+        self.db = connect(self.path)
+        self.db.executescript("""
+            CREATE TABLE rec(seq INTEGER, doi TEXT, tkey TEXT, year TEXT, atoks TEXT, title TEXT);
+            CREATE TABLE ref(seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT,
+                             url TEXT, ckey TEXT, title TEXT, urls TEXT, arxiv_text INTEGER,
+                             id_node TEXT, id_method TEXT, id_matched TEXT);
+            CREATE TABLE res(citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT);
+            CREATE TABLE known(tkey TEXT, fw TEXT, node TEXT, year TEXT, atoks TEXT, src TEXT);
+            CREATE TABLE um(rid INTEGER PRIMARY KEY);
+            CREATE TABLE grp(gkey TEXT, rid INTEGER, fuzzy INTEGER);
+            CREATE TABLE ut(tkey TEXT, gkey TEXT, year TEXT, atoks TEXT);
+            CREATE TABLE fb(year TEXT, fw TEXT, gkey TEXT, rid INTEGER);
+        """)
+
+    @staticmethod
+    def rows(seq: int, record: tuple[str, str | None, str | None, frozenset[str]], title: str | None,
+             feats: Iterable[Feat]) -> tuple[tuple, list[tuple]]:
+        """The table rows of one record and its references (cheap to send between processes)."""
+        doi, tkey, year, atoks = record
+        return (seq, doi, tkey, year, SEP.join(sorted(atoks)), title), [
+            (seq, f.citing, f.index, f.tkey, first_word(f.tkey) if f.tkey else None, f.year, SEP.join(sorted(f.atoks)),
+             f.url, f.ckey, f.title, SEP.join(f.urls), int(f.arxiv_text), f.id_node, f.id_method, f.id_matched)
+            for f in feats]
+
+    def add(self, rows: tuple[tuple, list[tuple]]) -> None:
+        rec, refs = rows
+        self.db.execute("INSERT INTO rec VALUES (?,?,?,?,?,?)", rec)
+        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", refs)
+
+    def drop(self, seqs: Iterable[int]) -> None:
+        """Forget the records (and their references) of these sequence numbers (superseded duplicates)."""
+        rows = [(s,) for s in seqs]
+        self.db.executemany("DELETE FROM rec WHERE seq = ?", rows)
+        self.db.executemany("DELETE FROM ref WHERE seq = ?", rows)
+
+    # ------------------------------------------------------------------ resolution
+
+    def _flush(self, sql: str, rows: list[tuple], force: bool = False) -> None:
+        if rows and (force or len(rows) >= BATCH):
+            self.db.executemany(sql, rows)
+            rows.clear()
+
+    def resolve(self, on_info: Callable[[CitedInfo], None]) -> None:
+        db, minter = self.db, self.minter
+        db.execute("CREATE INDEX rec_seq ON rec(seq)")
+        db.execute("CREATE INDEX ref_seq ON ref(seq)")
+        # 1. identifiers
+        db.executemany("INSERT INTO known VALUES (?,?,?,?,?,?)", (
+            (tkey, first_word(tkey), minter.doi(doi), year, atoks, "input record")
+            for doi, tkey, year, atoks in db.execute("SELECT doi, tkey, year, atoks FROM rec WHERE tkey IS NOT NULL")))
+        db.execute("INSERT INTO known SELECT tkey, fw, id_node, year, atoks, 'reference' FROM ref "
+                   "WHERE id_node IS NOT NULL AND tkey IS NOT NULL")
+        db.executemany("INSERT INTO res VALUES (?,?,?,?,?,?)", (
+            (f.citing, f.index, r.cited, r.method, r.score, r.matched)
+            for f, r in ((f, id_res(f)) for _rid, f in map(_feat, self._scan("WHERE id_node IS NOT NULL")))))
+        db.execute("CREATE INDEX known_t ON known(tkey)")
+        db.execute("CREATE INDEX known_b ON known(fw, year)")
+
+        @lru_cache(maxsize=8192)
+        def known(tkey: str) -> Known:
+            return [(n, y, _toks(a), s) for n, y, a, s in
+                    db.execute("SELECT node, year, atoks, src FROM known WHERE tkey = ?", (tkey,))]
+
+        @lru_cache(maxsize=2048)
+        def block(fw: str, year: str) -> tuple[str, ...]:
+            return tuple(t for (t,) in db.execute("SELECT DISTINCT tkey FROM known WHERE fw = ? AND year = ?", (fw, year)))
+
+        # 2. titles of works known by identifier
+        hits: list[tuple] = []
+        misses: list[tuple] = []
+        for rid, f in map(_feat, self._scan("WHERE id_node IS NULL AND tkey IS NOT NULL ORDER BY tkey")):
+            hit = match_known(f, known, block)
+            if hit:
+                hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched))
+                self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", hits)
+            else:
+                misses.append((rid,))
+                self._flush("INSERT INTO um VALUES (?)", misses)
+        self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", hits, True)
+        self._flush("INSERT INTO um VALUES (?)", misses, True)
+        db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
+        known.cache_clear()
+        block.cache_clear()
+        # 3. URLs, then titles shared between references
+        db.execute("INSERT INTO grp SELECT 'url ' || url, ref.rowid, 0 FROM ref JOIN um ON ref.rowid = um.rid "
+                   "WHERE url IS NOT NULL")
+        db.execute("INSERT INTO ut SELECT tkey, 'url ' || url, year, atoks FROM ref JOIN um ON ref.rowid = um.rid "
+                   "WHERE url IS NOT NULL AND tkey IS NOT NULL")
+        db.execute("CREATE INDEX ut_t ON ut(tkey)")
+        members: list[tuple] = []
+        blocks: list[tuple] = []
+        rows = self._scan("JOIN um ON ref.rowid = um.rid WHERE url IS NULL ORDER BY tkey")
+        for tkey, group in groupby(map(_feat, rows), key=lambda rf: rf[1].tkey):
+            titles = [(g, y, _toks(a)) for g, y, a in
+                      db.execute("SELECT gkey, year, atoks FROM ut WHERE tkey = ?", (tkey,))] if tkey else []
+            rid_of: dict[int, int] = {}
+            leftovers: list[Feat] = []
+            for rid, f in group:
+                cands = url_candidates(f, titles)
+                if len(cands) == 1:
+                    members.append((cands.pop(), rid, 0))
+                elif f.tkey:
+                    rid_of[id(f)] = rid
+                    leftovers.append(f)
+                elif f.ckey:
+                    members.append((f"citation {f.ckey}", rid, 0))
+                else:
+                    members.append((f"ref {f.citing} {f.index}", rid, 0))
+            if tkey and leftovers:
+                for gkey, cluster in title_clusters(tkey, leftovers):
+                    members.extend((gkey, rid_of[id(m)], 0) for m in cluster)
+                    if (b := fuzzy_block_key(cluster[0])) is not None:
+                        blocks.append((*b, gkey, rid_of[id(cluster[0])]))
+            self._flush("INSERT INTO grp VALUES (?,?,?)", members)
+            self._flush("INSERT INTO fb VALUES (?,?,?,?)", blocks)
+        self._flush("INSERT INTO grp VALUES (?,?,?)", members, True)
+        self._flush("INSERT INTO fb VALUES (?,?,?,?)", blocks, True)
+        db.execute("CREATE INDEX grp_g ON grp(gkey)")
+        # 4. guarded fuzzy merge of title groups, block by block
+        merged: dict[str, str] = {}
+        scan = db.execute(f"SELECT fb.year, fb.fw, fb.gkey, {_Q_COLS} FROM fb "
+                          "JOIN ref ON ref.rowid = fb.rid ORDER BY fb.year, fb.fw, fb.gkey")
+        for _b, rows_ in groupby(scan, key=lambda r: (r[0], r[1])):
+            firsts = {r[2]: _feat(r[3:])[1] for r in rows_}
+            if len(firsts) > 1:
+                fuzzy_merges(sorted(firsts), firsts, merged)
+        for b, root in sorted(merged.items()):
+            db.execute("UPDATE grp SET gkey = ?, fuzzy = 1 WHERE gkey = ?", (root, b))
+            db.execute("UPDATE grp SET fuzzy = 1 WHERE gkey = ?", (root,))
+        # 5. one node per group
+        out: list[tuple] = []
+        scan = db.execute(f"SELECT grp.gkey, grp.fuzzy, {_Q_COLS} FROM grp "
+                          "JOIN ref ON ref.rowid = grp.rid ORDER BY grp.gkey, ref.citing, ref.idx")
+        for gkey, rows_ in groupby(scan, key=lambda r: r[0]):
+            feats = []
+            for r in rows_:
+                f = _feat(r[2:])[1]
+                f.fuzzy = bool(r[1])
+                feats.append(f)
+            pairs, info = emit_group(gkey, feats, minter)
+            out.extend((m.citing, m.index, res.cited, res.method, res.score, res.matched) for m, res in pairs)
+            self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", out)
+            on_info(info)
+        self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", out, True)
+        # 6. preprint <-> published links between identifier nodes that share a title
+        for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known ORDER BY tkey"), key=lambda r: r[0]):
+            if (link := preprint_link(n for _t, n in rows_)) is not None:
+                on_info(link)
+        db.execute("CREATE INDEX res_c ON res(citing)")
+        db.execute("CREATE INDEX rec_d ON rec(doi)")
+        for table in ("known", "um", "grp", "ut", "fb"):
+            db.execute(f"DROP TABLE {table}")
+        db.commit()
+
+    def _scan(self, tail: str) -> Iterator[tuple]:
+        return self.db.execute(f"SELECT {_Q_COLS} FROM ref {tail}")
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class Lookup:
+    """Read side, for any process: the resolutions of one citing work, and the input works' titles."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.db = connect(path, readonly=True)
+
+    def resolutions(self, citing: str) -> dict[int, Res]:
+        return {idx: Res(cited, method, score, matched) for idx, cited, method, score, matched in
+                self.db.execute("SELECT idx, cited, method, score, matched FROM res WHERE citing = ?", (citing,))}
+
+    def record(self, doi: str) -> tuple[str | None, str | None] | None:
+        """(title, issued year) of the input work with this DOI, or None if there is none."""
+        row = self.db.execute("SELECT title, year FROM rec WHERE doi = ?", (doi,)).fetchone()
+        return (row[0], row[1]) if row else None

@@ -1,0 +1,288 @@
+"""The streaming build: the pipeline of ``kg.build`` in flat memory, on one core or several.
+
+Pass 1 reads and normalises every record (in worker processes when ``jobs`` > 1), keeps per DOI only
+the rank of the best record (duplicates merged as in ``kg.build``), and stores the compact features of
+every reference in SQLite. Resolution then runs on those tables (``kg.refs.resolve_disk``). Pass 2
+reads the inputs again, maps each kept record with its resolutions, and writes sorted runs of N-Quads
+lines; the runs are merged into one canonical sorted file. The output is byte-identical to the
+in-memory ``kg.build.build_graph`` (a test proves it) and does not depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .build import Report, StrictStop, _rank, cited_triples, map_with_knowledge, shared_lines
+from .errors import InputError
+from .extsort import Sorter, merge_runs, write_run
+from .ids import name_key
+from .map.context import Context
+from .normalize import normalize
+from .read import Ignored, iter_records
+from .refs.parse import parse_reference
+from .refs.resolve import Resolution, features, kind_of, record_entry
+from .refs.resolve_disk import DiskResolver, Lookup
+
+CHUNK = 64  # records per task sent to a worker
+SHARED = ("knowledge", "tools", "topics")
+
+
+@dataclass
+class StreamResult:
+    """A finished pass: the sorted N-Quads run files to merge, the report and what validation needs."""
+
+    report: Report
+    runs: list[Path]
+    scratch: Path
+    works: int = 0
+    sample: set[str] | None = None  # graph IRIs of the sampled records (None: every record)
+    shared_graphs: set[str] = field(default_factory=set)
+
+    def lines(self) -> Iterator[str]:
+        """The canonical sorted, unique N-Quads lines (merging the runs; read once)."""
+        return merge_runs(self.runs, self.scratch)
+
+
+# ---------------------------------------------------------------- worker side
+
+_CTX: Context | None = None
+_LOOKUP: Lookup | None = None
+_RUNS: Path | None = None
+_SAMPLE: frozenset[str] = frozenset()
+
+
+def _init(args: tuple[str, list[Path] | None, Path | None], db: Path | None = None, runs: Path | None = None,
+          sample: frozenset[str] = frozenset()) -> None:
+    global _CTX, _LOOKUP, _RUNS, _SAMPLE
+    base, tools, topics = args
+    _CTX = Context.create(base, tools=tools, topics=topics)
+    _LOOKUP = Lookup(db) if db else None
+    _RUNS, _SAMPLE = runs, sample
+
+
+def _scan(items: list[tuple[int, Any, Any]]) -> list[tuple]:
+    """Pass 1 on a chunk: per record, an error, or what dedupe and resolution need."""
+    assert _CTX is not None
+    out: list[tuple] = []
+    for seq, source, raw in items:
+        try:
+            work, warnings = normalize(raw, source)
+        except InputError as e:
+            out.append((seq, "error", str(e)))
+            continue
+        title = work.titles[0] if work.titles else None
+        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, _CTX.minter))
+        out.append((seq, "ok", work.doi, work.source.where(work.doi_verbatim), _rank(work, raw), warnings, rows))
+    return out
+
+
+def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[str, Any], list[str]]:
+    """Pass 2 on a chunk: map each record with its resolutions into one sorted run file."""
+    assert _CTX is not None and _LOOKUP is not None and _RUNS is not None
+    chunk_no, items = task
+    lines: list[str] = []
+    used: dict[str, Any] = {}
+    names: list[str] = []
+    for _seq, source, raw in items:
+        work, _warnings = normalize(raw, source)
+        res = _LOOKUP.resolutions(work.doi)
+        full: dict[int, Resolution] = {}
+        for ref in work.references:
+            r = res.get(ref.index)
+            if r is not None:
+                p = parse_reference(ref)
+                full[ref.index] = Resolution(r.cited, r.method, r.score, r.matched, kind_of(p), p)
+        triples, tools_used, cand = map_with_knowledge(work, _CTX, full, _LOOKUP.record)
+        used.update(tools_used)
+        names.extend(cand)
+        graph = _CTX.minter.graph(work.doi)
+        lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
+    run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
+    return run, len(items), used, names
+
+
+# ---------------------------------------------------------------- driver
+
+def _chunks(items: Iterable[tuple[int, Any, Any]], size: int = CHUNK) -> Iterator[list[tuple[int, Any, Any]]]:
+    chunk: list[tuple[int, Any, Any]] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _numbered(inputs: list[str], report: Report | None, problem: Callable[[str, str], None] | None,
+              ) -> Iterator[tuple[int, Any, Any]]:
+    """(sequence number, source, raw record) of every record; read problems reported when ``report`` given."""
+    for seq, item in enumerate(iter_records(inputs)):
+        if isinstance(item, Ignored):
+            if report is not None:
+                report.notes.append(str(item))
+            continue
+        if isinstance(item, InputError):
+            if report is not None and problem is not None:
+                report.skipped += 1
+                problem("error", str(item))
+            continue
+        source, raw = item
+        yield seq, source, raw
+
+
+def _pool(jobs: int, initargs: tuple) -> ProcessPoolExecutor | None:
+    if jobs <= 1:
+        _init(*initargs)
+        return None
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=initargs)
+
+
+def _run(pool: ProcessPoolExecutor | None, fn: Callable, tasks: Iterable[Any], jobs: int) -> Iterator[Any]:
+    """``map(fn, tasks)`` in order, in the pool with a bounded number of tasks in flight."""
+    if pool is None:
+        yield from map(fn, tasks)
+        return
+    from collections import deque
+    pending: deque = deque()
+    for task in tasks:
+        pending.append(pool.submit(fn, task))
+        if len(pending) >= jobs * 4:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def sample_of(dois: Iterable[str], n: int) -> set[str]:
+    """The deterministic validation sample: the ``n`` DOIs with the smallest sha256."""
+    return set(sorted(dois, key=lambda d: hashlib.sha256(d.encode("utf-8")).hexdigest())[:n])
+
+
+def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path | None], scratch: Path,
+                 jobs: int = 1, strict: bool = False, sample: int | None = None,
+                 on_problem: Callable[[str, str], None] | None = None,
+                 on_progress: Callable[[str, int], None] | None = None) -> StreamResult:
+    """Run both passes; the caller merges ``result.lines()`` and removes ``scratch`` afterwards.
+
+    ``sample``: validate only that many records (their graph IRIs land in ``result.sample``).
+    """
+    report = Report()
+    ctx = Context.create(ctx_args[0], tools=ctx_args[1], topics=ctx_args[2])
+    scratch.mkdir(parents=True, exist_ok=True)
+
+    def problem(level: str, line: str) -> None:
+        (report.errors if level == "error" else report.warnings).append(line)
+        if on_problem:
+            on_problem(level, line)
+        if strict:
+            raise StrictStop(line)
+
+    # pass 1: normalise, dedupe, collect reference features
+    resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter)
+    best: dict[str, tuple[tuple[str, ...], int, str]] = {}
+    dropped: list[int] = []
+    pool = _pool(jobs, (ctx_args,))
+    try:
+        for results in _run(pool, _scan, _chunks(_numbered(inputs, report, problem)), jobs):
+            for seq, status, *rest in results:
+                if status == "error":
+                    report.skipped += 1
+                    problem("error", rest[0])
+                    continue
+                doi, where, rank, warnings, rows = rest
+                for w in warnings:
+                    problem("warning", w)
+                report.records += 1
+                if on_progress and report.records % 500 == 0:
+                    on_progress("read", report.records)
+                seen = best.get(doi)
+                if seen is not None:
+                    report.merged += 1
+                    keep, drop = (where, seen[2]) if rank > seen[0] else (seen[2], where)
+                    report.notes.append(f"{drop}: same DOI as {keep}; merged into one work, keeping the record "
+                                        "deposited last")
+                    if rank <= seen[0]:
+                        dropped.append(seq)
+                        continue
+                    dropped.append(seen[1])
+                best[doi] = (rank, seq, where)
+                resolver.add(rows)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    report.notes.sort()
+    runs: list[Path] = []
+    result = StreamResult(report, runs, scratch, works=len(best),
+                          shared_graphs={ctx.minter.node("graph", g) for g in SHARED})
+    if not best:
+        resolver.close()
+        return result
+    resolver.drop(dropped)
+    del dropped
+    # resolution, and what references tell about cited works
+    knowledge = Sorter(scratch, "knowledge")
+    kgraph = ctx.minter.node("graph", "knowledge")
+    inputs_iris = {ctx.minter.doi(d) for d in best}
+    resolver.resolve(lambda info: knowledge.extend(
+        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)))
+    resolver.close()
+    del inputs_iris
+    if on_progress:
+        on_progress("resolved", len(best))
+    # pass 2: map the kept records
+    kept = {seq for _r, seq, _w in best.values()}
+    chosen: frozenset[str] = frozenset()
+    if sample is not None and sample < len(best):
+        chosen = frozenset(ctx.minter.graph(d) for d in sample_of(best, sample))
+        result.sample = set(chosen)
+    del best
+    used: dict[str, Any] = {}
+    names: dict[str, Counter[str]] = {}
+    done = 0
+    pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
+    try:
+        tasks = enumerate(_chunks(item for item in _numbered(inputs, None, None) if item[0] in kept))
+        for run, n, tools_used, cand in _run(pool, _map, tasks, jobs):
+            runs.append(run)
+            used.update(tools_used)
+            for name in cand:
+                names.setdefault(name_key(name), Counter())[name] += 1
+            done += n
+            if on_progress:
+                on_progress("map", done)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    knowledge.extend(shared_lines(ctx, used, names, True))
+    knowledge.spill()
+    runs.extend(knowledge.runs)
+    return result
+
+
+def scratch_dir(workspace: Path) -> Path:
+    """A fresh scratch folder inside the workspace; scratch folders of dead builds are removed first."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    for old in workspace.glob(".build-*"):
+        pid = old.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(old, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=".build-", suffix=f"-{os.getpid()}", dir=workspace))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
