@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
+import shutil
+from dataclasses import dataclass
 from collections.abc import Callable
 from pathlib import Path
 
 import pyoxigraph
 
 from . import export
-from .build import BuildResult, build_graph
+from .build import Report as BuildReport
 from .errors import InputError, KgError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
 from .queries import Results, bound_text, find_query
 from .validate import Report
+from .stream import StreamResult, build_stream, scratch_dir
 from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 WORKSPACE_ENV = "KG_HOME"
+AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
+SHARD_ABOVE = 200_000  # validate graphs of more lines than this record by record, in shards
 
 
 def workspace() -> Path:
@@ -30,56 +34,146 @@ def workspace_graph() -> Path:
     return workspace() / "graph.nq"
 
 
+@dataclass
+class Built:
+    """What ``build`` did: the build report, counts, and the workspace graph it wrote."""
+
+    report: BuildReport
+    works: int
+    quads: int
+    triples: int
+    graph: Path
+
+
+def _sample_size(validation: str) -> int | None:
+    """Records to validate: None for every record, else the sample size."""
+    if validation in ("full", "none"):
+        return None
+    if validation == "auto":
+        return AUTO_SAMPLE
+    if validation.startswith("sample:") and validation[7:].isdigit() and int(validation[7:]) > 0:
+        return int(validation[7:])
+    raise UsageError(f"--validate {validation!r}: use auto, full, sample:N or none")
+
+
+def default_jobs() -> int:
+    """The available cores (the scheduler's affinity where the OS tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
 def build(inputs: list[str], output: str | None = None, fmt: str | None = None, base: str = DEFAULT_BASE,
           strict: bool = False, on_problem: Callable[[str, str], None] | None = None,
           tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
           allow_invalid: bool = False, shapes: Path | None = None,
-          store: Path | None = None,
-          on_progress: Callable[[str, int], None] | None = None) -> tuple[BuildResult, Report | None]:
-    """Build the graph of ``inputs``, validate it, and write the workspace graph and, if asked, an export.
+          store: Path | None = None, jobs: int | None = None,
+          on_progress: Callable[..., None] | None = None) -> tuple[Built, Report | None]:
+    """Build the graph of ``inputs`` in a stream, validate it, and write the workspace graph and, if
+    asked, an export and the on-disk store.
 
     ``validation`` is auto (whole graph up to 1,000 records, else a deterministic sample of 1,000
     records), full, sample:N or none. A graph with violations is not written unless ``allow_invalid``.
+    ``jobs``: worker processes (default: the available cores); the output never depends on it.
     """
-    ctx = Context.create(base, tools=tools, topics=topics)
+    Context.create(base, tools=tools, topics=topics)  # bad base, catalogue or overrides: fail before reading
     out_fmt = export.resolve_format(fmt, output) if output else None
+    sample = _sample_size(validation)
     for target in ([workspace_graph()] + ([Path(output)] if output and output != "-" else [])):
         export.check_writable(target)
-    result = build_graph(inputs, ctx, strict=strict, on_problem=on_problem, on_progress=on_progress)
-    if result.report.records == 0:
-        return result, None
-    report = None
-    if validation != "none":
-        report = validate_lines(sample_lines(result, validation, ctx), shapes)
-        if report.count("Violation") and not allow_invalid:
-            raise ValidationFailed(
-                f"the graph has {report.count('Violation')} violation{'s' if report.count('Violation') != 1 else ''}"
-                f" (first: {report.results[0].focus}: {report.results[0].message}); nothing was written;"
-                " run 'kg validate' on an export for the full report, or pass --allow-invalid", report)
-    export.write(result.lines, "nquads", str(workspace_graph()))
-    if output and out_fmt:
-        export.write(result.lines, out_fmt, output)
-    if store:
-        build_disk_store(store, "".join(result.lines).encode("utf-8"))
-    return result, report
+    created = not workspace().exists()
+    scratch = scratch_dir(workspace())
+    try:
+        result = build_stream(inputs, (base, tools, topics), scratch, jobs=jobs or default_jobs(), strict=strict,
+                              sample=sample, on_problem=on_problem, on_progress=on_progress)
+        built = Built(result.report, result.works, 0, 0, workspace_graph())
+        if result.report.records == 0:
+            return built, None
+        report = None
+        with export.atomic_writer(workspace_graph()) as fh:
+            collect = _Collector(result, validation != "none", scratch)
+            last_triple = None
+            for line in result.lines():
+                fh.write(line)
+                built.quads += 1
+                triple = line[:line.rindex(" <", 0, len(line) - 3)]
+                if triple != last_triple:
+                    built.triples += 1
+                    last_triple = triple
+                collect.add(line)
+            if on_progress:
+                on_progress("written", result.works)
+            if validation != "none":
+                report = validate_collected(collect.lines(), result.shared_graphs, shapes, jobs or default_jobs())
+                if report.count("Violation") and not allow_invalid:
+                    n = report.count("Violation")
+                    raise ValidationFailed(
+                        f"the graph has {n} violation{'s' if n != 1 else ''}"
+                        f" (first: {report.results[0].focus}: {report.results[0].message}); nothing was written;"
+                        " run 'kg validate' on an export for the full report, or pass --allow-invalid", report)
+        if output and out_fmt:
+            export.write_file(workspace_graph(), out_fmt, output)
+        if store:
+            build_disk_store(store, workspace_graph(), scratch)
+        return built, report
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        if created and not any(workspace().iterdir()):
+            workspace().rmdir()  # nothing was written: leave no empty workspace behind
 
 
-def sample_lines(result: BuildResult, validation: str, ctx: Context) -> list[str]:
-    """The lines to validate: all, or the records of a deterministic sample plus the shared graphs."""
-    works = sorted(result.works)
-    if validation == "full" or (validation == "auto" and len(works) <= 1000):
-        return result.lines
-    if validation == "auto":
-        n = 1000
-    elif validation.startswith("sample:") and validation[7:].isdigit():
-        n = int(validation[7:])
-    else:
-        raise UsageError(f"--validate {validation!r}: use auto, full, sample:N or none")
-    if n >= len(works):
-        return result.lines
-    chosen = sorted(works, key=lambda d: hashlib.sha256(d.encode("utf-8")).hexdigest())[:n]
-    keep = {ctx.minter.graph(d) for d in chosen} | {ctx.minter.node("graph", name) for name in ("knowledge", "tools", "topics")}
-    return [line for line in result.lines if line.rstrip("\n")[:-2].rsplit(" ", 1)[1] in keep]
+class _Collector:
+    """The lines validation needs, gathered while the merged graph streams by: every line, or the graphs of
+    the sampled records, the tools and topic graphs, and the knowledge-graph lines about the IRIs they use."""
+
+    def __init__(self, result: StreamResult, enabled: bool, scratch: Path) -> None:
+        self.enabled, self.sample = enabled, result.sample
+        self.kgraph, self.tgraph, self.sgraph = sorted(result.shared_graphs)  # knowledge, tools, topics
+        self.kept: list[str] = []
+        self.used: set[str] = set()
+        self.knowledge = open(scratch / "knowledge-lines.nq", "w+", encoding="utf-8", newline="\n")
+
+    def add(self, line: str) -> None:
+        if not self.enabled:
+            return
+        if self.sample is None:
+            self.kept.append(line)
+            return
+        graph = line[line.rindex(" <", 0, len(line) - 3) + 1:-3]
+        if graph == self.kgraph:
+            self.knowledge.write(line)
+        elif graph in self.sample or graph == self.tgraph or graph == self.sgraph:
+            self.kept.append(line)
+            if graph in self.sample:
+                obj = _object(line)
+                if obj.startswith("<"):
+                    self.used.add(obj)
+
+    def lines(self) -> list[str]:
+        if self.sample is not None:
+            self.knowledge.seek(0)
+            self.kept.extend(line for line in self.knowledge if line[:line.index(" ")] in self.used)
+            self.kept.sort()
+        self.knowledge.close()
+        return self.kept
+
+
+def _object(line: str) -> str:
+    """The object token of a canonical N-Quads line."""
+    body = line[:line.rindex(" <", 0, len(line) - 3)]
+    s_end = body.index(" ")
+    p_end = body.index(" ", s_end + 1)
+    return body[p_end + 1:]
+
+
+def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
+    """Validate whole when small, else record by record in shards (the same report, less memory)."""
+    if len(lines) <= SHARD_ABOVE:
+        return validate_lines(lines, shapes)
+    from .validate import load_shapes, validate_sharded
+    load_shapes(shapes)
+    return validate_sharded(lines, shapes, shared_graphs, shard_size=50, jobs=jobs)
 
 
 def validate_lines(lines: list[str], shapes: Path | None = None) -> "Report":

@@ -10,6 +10,7 @@ import click
 
 from . import __version__, api
 from .build import StrictStop
+from .cli_common import Fail
 from .errors import KgError
 from .export import FORMATS
 from .ids import DEFAULT_BASE
@@ -19,34 +20,32 @@ from .resources import seeds_dir
 FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
 
-class Fail(click.ClickException):
-    """A KgError shown as one line, with its exit code."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.exit_code = code
-
-    def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
-        click.echo(f"error: {self.format_message()}", err=True)
-
-
 class Progress:
-    """A one-line progress display on stderr (records and records/s per stage); silent off a terminal."""
+    """A one-line progress display on stderr (records, records/s and, when the total is known, an ETA per
+    stage); silent off a terminal."""
 
     def __init__(self, started: float, enabled: bool) -> None:
         self.started, self.enabled, self.shown = started, enabled, False
+        self.stage, self.stage_started = "", started
 
-    def update(self, stage: str, n: int) -> None:
+    def update(self, stage: str, n: int, total: int | None = None) -> None:
         if not self.enabled:
             return
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
-        sys.stderr.write(f"\r{stage}: {n} records, {n / elapsed:,.0f} records/s   ")
+        now = time.perf_counter()
+        if stage != self.stage:
+            self.stage, self.stage_started = stage, now
+        rate = n / max(now - self.stage_started, 1e-9)
+        text = f"{stage}: {n:,}" + (f"/{total:,}" if total else "") + f" records, {rate:,.0f} records/s"
+        if total and rate > 0 and n < total:
+            left = int((total - n) / rate)
+            text += f", ETA {left // 60}m{left % 60:02d}s"
+        sys.stderr.write("\r" + text.ljust(72))
         sys.stderr.flush()
         self.shown = True
 
     def clear(self) -> None:
         if self.shown:
-            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.write("\r" + " " * 72 + "\r")
             sys.stderr.flush()
             self.shown = False
 
@@ -82,10 +81,12 @@ def main() -> None:
 @click.option("--store", type=click.Path(path_type=Path),
               help="Also (re)build the embedded Oxigraph store in this folder, for 'kg query --store'.")
 @click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the available cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, quiet: bool) -> None:
+          strict: bool, jobs: int | None, quiet: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
 
     Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
@@ -109,7 +110,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
         result, vreport = api.build(list(inputs) or [str(seeds_dir())], output, fmt, base, strict=strict,
                                     on_problem=None if strict else show, tools=list(tools), topics=topics,
                                     validation=validation, allow_invalid=allow_invalid, shapes=shapes,
-                                    store=store, on_progress=progress.update)
+                                    store=store, jobs=jobs, on_progress=progress.update)
     except StrictStop as e:
         raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
     except KgError as e:
@@ -268,3 +269,8 @@ def queries() -> None:
     for q in found.values():
         params = "; ".join(f"{p.name} ({p.type}, default {p.default})" for p in q.params)
         click.echo(f"{q.name}  {q.description}" + (f"  [params: {params}]" if params else ""))
+
+
+from .cli_fetch import fetch  # noqa: E402 - the command lives in its own module
+
+main.add_command(fetch)

@@ -121,16 +121,16 @@ class Prefixer:
 
 
 def triples_from_quads(lines: Iterable[str]) -> Iterator[str]:
-    """Sorted, unique ``s p o .`` lines from sorted quad lines (graph names dropped)."""
-    seen: set[str] = set()
-    out = []
+    """Sorted, unique ``s p o .`` lines from sorted quad lines (graph names dropped).
+
+    Sorted quads give sorted triples (a triple's tokens are followed by a space in both forms), and the
+    quads of one triple in several graphs are adjacent, so this streams with a one-line memory."""
+    last = None
     for line in lines:
-        t = line.rstrip("\n")[:-2].rsplit(" ", 1)[0] + " .\n"
-        if t not in seen:
-            seen.add(t)
-            out.append(t)
-    out.sort()
-    return iter(out)
+        t = line[:line.rindex(" <", 0, len(line) - 3)] + " .\n"
+        if t != last:
+            yield t
+            last = t
 
 
 def write_nquads(lines: Iterable[str], fh: IO[str]) -> None:
@@ -153,29 +153,65 @@ def _turtle_body(triples: Iterable[tuple[str, str, str]], px: Prefixer, indent: 
         yield f"{indent}{px.turtle_term(s)}\n{indent}    {sep.join(parts)} .\n\n"
 
 
-def _prefix_header(px: Prefixer, used: str) -> str:
-    lines = [f"@prefix {p}: <{ns}> .\n" for p, ns in px.prefixes.items() if f"{p}:" in used]
+def _prefix_header(px: Prefixer, used: set[str]) -> str:
+    lines = [f"@prefix {p}: <{ns}> .\n" for p, ns in px.prefixes.items() if p in used]
     return "".join(lines) + ("\n" if lines else "")
+
+
+class _Body:
+    """A document body spooled to a temporary file while noting which prefixes it uses (``p:``, or
+    ``<p:`` for RDF/XML), so that the header can be written first without holding the body in memory."""
+
+    def __init__(self, px: Prefixer, mark: str = "{}:") -> None:
+        self.px, self.mark = px, mark
+        self.used: set[str] = set()
+        self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+
+    def write(self, chunk: str) -> None:
+        for p in self.px.prefixes:
+            if p not in self.used and self.mark.format(p) in chunk:
+                self.used.add(p)
+        self.file.write(chunk)
+
+    def copy_to(self, fh: IO[str]) -> None:
+        self.file.seek(0)
+        while block := self.file.read(1 << 20):
+            fh.write(block)
+        self.file.close()
 
 
 def write_turtle(lines: Iterable[str], fh: IO[str]) -> None:
     px = Prefixer()
-    triples = [split_triple(t) for t in triples_from_quads(lines)]
-    body = "".join(_turtle_body(triples, px))
-    fh.write(_prefix_header(px, body))
-    fh.write(body)
+    body = _Body(px)
+    for chunk in _turtle_body(map(split_triple, triples_from_quads(lines)), px):
+        body.write(chunk)
+    fh.write(_prefix_header(px, body.used))
+    body.copy_to(fh)
 
 
 def write_trig(lines: Iterable[str], fh: IO[str]) -> None:
+    """Graph by graph: the quads are re-sorted by graph name first (externally, so any size fits)."""
+    from .extsort import Sorter, merge_runs
     px = Prefixer()
-    quads = sorted((g, s, p, o) for s, p, o, g in map(split_quad, lines))
-    chunks = []
-    for g, group in groupby(quads, key=lambda q: q[0]):
-        body = "".join(_turtle_body(((s, p, o) for _g, s, p, o in group), px, indent="    "))
-        chunks.append(f"{px.turtle_term(g)} {{\n{body.rstrip()}\n}}\n\n")
-    text = "".join(chunks)
-    fh.write(_prefix_header(px, text))
-    fh.write(text)
+    with tempfile.TemporaryDirectory(prefix="kg-trig-") as scratch:
+        sorter = Sorter(Path(scratch), "trig")
+        for line in lines:
+            q_s, q_p, q_o, q_g = split_quad(line)
+            sorter.add(f"{q_g} {q_s} {q_p} {q_o}\n")
+        sorter.spill()
+        body = _Body(px)
+        quads = (_graph_first(x) for x in merge_runs(sorter.runs, Path(scratch)))
+        for g, group in groupby(quads, key=lambda q: q[0]):
+            text = "".join(_turtle_body(((q_s, q_p, q_o) for _g, q_s, q_p, q_o in group), px, indent="    "))
+            body.write(f"{px.turtle_term(g)} {{\n{text.rstrip()}\n}}\n\n")
+        fh.write(_prefix_header(px, body.used))
+        body.copy_to(fh)
+
+
+def _graph_first(line: str) -> tuple[str, str, str, str]:
+    g, rest = line.rstrip("\n").split(" ", 1)
+    q_s, q_p, q_o = rest.split(" ", 2)
+    return g, q_s, q_p, q_o
 
 
 def context() -> dict:
@@ -194,11 +230,17 @@ def _jsonld_value(token: str, px: Prefixer) -> object:
     return lexical
 
 
+def _indented(obj: object, by: str) -> str:
+    """``obj`` as orjson writes it with two-space indentation, nested ``by`` deeper (first line not)."""
+    return orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode("utf-8").replace("\n", "\n" + by)
+
+
 def write_jsonld(lines: Iterable[str], fh: IO[str]) -> None:
+    """One node object per subject, streamed; the bytes equal orjson's indented dump of the whole document."""
     px = Prefixer()
-    nodes = []
-    triples = [split_triple(t) for t in triples_from_quads(lines)]
-    for s, group in groupby(triples, key=lambda t: t[0]):
+    fh.write("{\n  \"@context\": " + _indented(context(), "  ") + ",\n  \"@graph\": [")
+    first = True
+    for s, group in groupby(map(split_triple, triples_from_quads(lines)), key=lambda t: t[0]):
         node: dict[str, object] = {"@id": s[1:-1]}
         items = list(group)
         types = [px.curie(o[1:-1]) or o[1:-1] for _s, p, o in items if p == RDF_TYPE and o.startswith("<")]
@@ -208,10 +250,9 @@ def write_jsonld(lines: Iterable[str], fh: IO[str]) -> None:
                              key=lambda t: t[1]):
             values = [_jsonld_value(t[2], px) for t in pg]
             node[px.curie(p[1:-1]) or p[1:-1]] = values if len(values) > 1 else values[0]
-        nodes.append(node)
-    doc = {"@context": context(), "@graph": nodes}
-    fh.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode("utf-8"))
-    fh.write("\n")
+        fh.write(("\n    " if first else ",\n    ") + _indented(node, "    "))
+        first = False
+    fh.write("]\n}\n" if first else "\n  ]\n}\n")
 
 
 def _xml_escape(text: str, attr: bool = False) -> str:
@@ -225,25 +266,26 @@ def _xml_escape(text: str, attr: bool = False) -> str:
 
 def write_xml(lines: Iterable[str], fh: IO[str]) -> None:
     px = Prefixer()
-    triples = [split_triple(t) for t in triples_from_quads(lines)]
-    body = []
-    for s, group in groupby(triples, key=lambda t: t[0]):
-        body.append(f'  <rdf:Description rdf:about="{_xml_escape(s[1:-1], True)}">\n')
+    body = _Body(px, mark="<{}:")
+    for s, group in groupby(map(split_triple, triples_from_quads(lines)), key=lambda t: t[0]):
+        out = [f'  <rdf:Description rdf:about="{_xml_escape(s[1:-1], True)}">\n']
         for _s, p, o in group:
             name = px.curie(p[1:-1])
             if not name or not _XML_NAME.match(name.split(":", 1)[1]):
                 raise UsageError(f"predicate {p} cannot be written as RDF/XML; choose another format")
             if o.startswith("<"):
-                body.append(f'    <{name} rdf:resource="{_xml_escape(o[1:-1], True)}"/>\n')
+                out.append(f'    <{name} rdf:resource="{_xml_escape(o[1:-1], True)}"/>\n')
                 continue
             lexical, dt, lang = literal_parts(o)
             attr = f' rdf:datatype="{_xml_escape(dt, True)}"' if dt else f' xml:lang="{lang}"' if lang else ""
-            body.append(f"    <{name}{attr}>{_xml_escape(lexical)}</{name}>\n")
-        body.append("  </rdf:Description>\n")
-    text = "".join(body)
+            out.append(f"    <{name}{attr}>{_xml_escape(lexical)}</{name}>\n")
+        out.append("  </rdf:Description>\n")
+        body.write("".join(out))
     ns = "".join(f'\n    xmlns:{p}="{_xml_escape(iri, True)}"' for p, iri in px.prefixes.items()
-                 if p == "rdf" or f"<{p}:" in text)
-    fh.write(f'<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF{ns}>\n{text}</rdf:RDF>\n')
+                 if p == "rdf" or p in body.used)
+    fh.write(f'<?xml version="1.0" encoding="utf-8"?>\n<rdf:RDF{ns}>\n')
+    body.copy_to(fh)
+    fh.write("</rdf:RDF>\n")
 
 
 WRITERS: dict[str, Callable[[Iterable[str], IO[str]], None]] = {
@@ -295,7 +337,7 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
         raise
 
 
-def write(lines: list[str], fmt: str, output: str) -> None:
+def write(lines: Iterable[str], fmt: str, output: str) -> None:
     """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout), atomically."""
     writer = WRITERS[fmt]
     if output == "-":
@@ -304,3 +346,14 @@ def write(lines: list[str], fmt: str, output: str) -> None:
         return
     with atomic_writer(output) as fh:
         writer(lines, fh)
+
+
+def write_file(graph: Path, fmt: str, output: str) -> None:
+    """Serialize a canonical N-Quads file (the workspace graph) as ``fmt``, streaming."""
+    write(canonical_lines(graph), fmt, output)
+
+
+def canonical_lines(path: Path) -> Iterator[str]:
+    """The lines of a canonical N-Quads file (as ``kg build`` writes the workspace graph), streamed."""
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        yield from fh

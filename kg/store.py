@@ -67,16 +67,22 @@ def load_store(paths: list[Path]) -> ox.Store:
     return store
 
 
-def build_disk_store(directory: Path, nquads: bytes) -> None:
-    """(Re)create the on-disk store at ``directory`` from N-Quads, atomically (built aside, then renamed)."""
+def build_disk_store(directory: Path, graph: Path, scratch: Path) -> None:
+    """(Re)create the on-disk store at ``directory`` from a canonical N-Quads file, atomically (built
+    aside, then renamed). Every triple goes once into the default graph (the union of the graphs)."""
+    from .export import canonical_lines, triples_from_quads
     directory = Path(directory)
     tmp = directory.with_name(f".{directory.name}.building")
     old = directory.with_name(f".{directory.name}.old")
     shutil.rmtree(tmp, ignore_errors=True)
+    triples = Path(scratch) / "store-load.nt"
+    with open(triples, "w", encoding="utf-8", newline="\n") as fh:
+        fh.writelines(triples_from_quads(canonical_lines(graph)))
     store = ox.Store(str(tmp))
-    store.bulk_load(triples_nt(ox.parse(nquads, format=ox.RdfFormat.N_QUADS)), format=ox.RdfFormat.N_TRIPLES)
+    store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
     store.flush()
     del store
+    triples.unlink()
     if directory.exists():
         shutil.rmtree(old, ignore_errors=True)
         directory.rename(old)

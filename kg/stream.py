@@ -28,8 +28,8 @@ from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
 from .read import Ignored, iter_records
-from .refs.parse import parse_reference
-from .refs.resolve import Resolution, features, kind_of, record_entry
+from .refs.parse import ParsedRef
+from .refs.resolve import features, record_entry
 from .refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
@@ -74,13 +74,17 @@ def _scan(items: list[tuple[int, Any, Any]]) -> list[tuple]:
     assert _CTX is not None
     out: list[tuple] = []
     for seq, source, raw in items:
+        if source is None:  # a read error, passed along to keep the order of the report
+            out.append((seq, "error", raw))
+            continue
         try:
             work, warnings = normalize(raw, source)
         except InputError as e:
             out.append((seq, "error", str(e)))
             continue
         title = work.titles[0] if work.titles else None
-        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, _CTX.minter))
+        parsed: dict[int, ParsedRef] = {}
+        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, _CTX.minter, parsed), parsed)
         out.append((seq, "ok", work.doi, work.source.where(work.doi_verbatim), _rank(work, raw), warnings, rows))
     return out
 
@@ -94,13 +98,7 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
     names: list[str] = []
     for _seq, source, raw in items:
         work, _warnings = normalize(raw, source)
-        res = _LOOKUP.resolutions(work.doi)
-        full: dict[int, Resolution] = {}
-        for ref in work.references:
-            r = res.get(ref.index)
-            if r is not None:
-                p = parse_reference(ref)
-                full[ref.index] = Resolution(r.cited, r.method, r.score, r.matched, kind_of(p), p)
+        full = _LOOKUP.resolutions(work.doi)
         triples, tools_used, cand = map_with_knowledge(work, _CTX, full, _LOOKUP.record)
         used.update(tools_used)
         names.extend(cand)
@@ -123,18 +121,17 @@ def _chunks(items: Iterable[tuple[int, Any, Any]], size: int = CHUNK) -> Iterato
         yield chunk
 
 
-def _numbered(inputs: list[str], report: Report | None, problem: Callable[[str, str], None] | None,
-              ) -> Iterator[tuple[int, Any, Any]]:
-    """(sequence number, source, raw record) of every record; read problems reported when ``report`` given."""
+def _numbered(inputs: list[str], report: Report | None) -> Iterator[tuple[int, Any, Any]]:
+    """(sequence number, source, raw record) of every record; with ``report``, notes go there and read
+    errors come as (sequence number, None, message)."""
     for seq, item in enumerate(iter_records(inputs)):
         if isinstance(item, Ignored):
             if report is not None:
                 report.notes.append(str(item))
             continue
         if isinstance(item, InputError):
-            if report is not None and problem is not None:
-                report.skipped += 1
-                problem("error", str(item))
+            if report is not None:
+                yield seq, None, str(item)
             continue
         source, raw = item
         yield seq, source, raw
@@ -170,7 +167,7 @@ def sample_of(dois: Iterable[str], n: int) -> set[str]:
 def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path | None], scratch: Path,
                  jobs: int = 1, strict: bool = False, sample: int | None = None,
                  on_problem: Callable[[str, str], None] | None = None,
-                 on_progress: Callable[[str, int], None] | None = None) -> StreamResult:
+                 on_progress: Callable[..., None] | None = None) -> StreamResult:
     """Run both passes; the caller merges ``result.lines()`` and removes ``scratch`` afterwards.
 
     ``sample``: validate only that many records (their graph IRIs land in ``result.sample``).
@@ -192,7 +189,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     dropped: list[int] = []
     pool = _pool(jobs, (ctx_args,))
     try:
-        for results in _run(pool, _scan, _chunks(_numbered(inputs, report, problem)), jobs):
+        for results in _run(pool, _scan, _chunks(_numbered(inputs, report)), jobs):
             for seq, status, *rest in results:
                 if status == "error":
                     report.skipped += 1
@@ -250,7 +247,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     done = 0
     pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
     try:
-        tasks = enumerate(_chunks(item for item in _numbered(inputs, None, None) if item[0] in kept))
+        tasks = enumerate(_chunks(item for item in _numbered(inputs, None) if item[0] in kept))
         for run, n, tools_used, cand in _run(pool, _map, tasks, jobs):
             runs.append(run)
             used.update(tools_used)
@@ -258,7 +255,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
                 names.setdefault(name_key(name), Counter())[name] += 1
             done += n
             if on_progress:
-                on_progress("map", done)
+                on_progress("map", done, len(kept))
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

@@ -9,6 +9,7 @@ a callback. Tests prove the results equal to the in-memory resolver's.
 
 from __future__ import annotations
 
+import marshal
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
@@ -16,12 +17,14 @@ from itertools import groupby
 from pathlib import Path
 
 from ..ids import Minter
+from .parse import ParsedRef
 from .resolve import (
-    CitedInfo, Feat, Known, Res, emit_group, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known,
+    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known,
     preprint_link, title_clusters, url_candidates,
 )
 
 SEP = "\x1f"
+PARSED_FIELDS = ("title", "authors", "year", "venue", "urls", "arxiv", "doi", "doi_in_text", "accessed", "style")
 _REF_COLS = "rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, id_matched"
 _Q_COLS = ", ".join(f"ref.{c}" for c in _REF_COLS.split(", "))
 BATCH = 5000
@@ -57,7 +60,7 @@ class DiskResolver:
             CREATE TABLE rec(seq INTEGER, doi TEXT, tkey TEXT, year TEXT, atoks TEXT, title TEXT);
             CREATE TABLE ref(seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT,
                              url TEXT, ckey TEXT, title TEXT, urls TEXT, arxiv_text INTEGER,
-                             id_node TEXT, id_method TEXT, id_matched TEXT);
+                             id_node TEXT, id_method TEXT, id_matched TEXT, parsed BLOB);
             CREATE TABLE res(citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT);
             CREATE TABLE known(tkey TEXT, fw TEXT, node TEXT, year TEXT, atoks TEXT, src TEXT);
             CREATE TABLE um(rid INTEGER PRIMARY KEY);
@@ -68,18 +71,20 @@ class DiskResolver:
 
     @staticmethod
     def rows(seq: int, record: tuple[str, str | None, str | None, frozenset[str]], title: str | None,
-             feats: Iterable[Feat]) -> tuple[tuple, list[tuple]]:
-        """The table rows of one record and its references (cheap to send between processes)."""
+             feats: Iterable[Feat], parsed: dict[int, ParsedRef]) -> tuple[tuple, list[tuple]]:
+        """The table rows of one record and its references (cheap to send between processes); the parsed
+        references are kept too, so that mapping need not parse them again."""
         doi, tkey, year, atoks = record
         return (seq, doi, tkey, year, SEP.join(sorted(atoks)), title), [
             (seq, f.citing, f.index, f.tkey, first_word(f.tkey) if f.tkey else None, f.year, SEP.join(sorted(f.atoks)),
-             f.url, f.ckey, f.title, SEP.join(f.urls), int(f.arxiv_text), f.id_node, f.id_method, f.id_matched)
+             f.url, f.ckey, f.title, SEP.join(f.urls), int(f.arxiv_text), f.id_node, f.id_method, f.id_matched,
+             marshal.dumps(tuple(getattr(parsed[f.index], k) for k in PARSED_FIELDS)))
             for f in feats]
 
     def add(self, rows: tuple[tuple, list[tuple]]) -> None:
         rec, refs = rows
         self.db.execute("INSERT INTO rec VALUES (?,?,?,?,?,?)", rec)
-        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", refs)
+        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", refs)
 
     def drop(self, seqs: Iterable[int]) -> None:
         """Forget the records (and their references) of these sequence numbers (superseded duplicates)."""
@@ -201,6 +206,7 @@ class DiskResolver:
             if (link := preprint_link(n for _t, n in rows_)) is not None:
                 on_info(link)
         db.execute("CREATE INDEX res_c ON res(citing)")
+        db.execute("CREATE INDEX ref_c ON ref(citing)")
         db.execute("CREATE INDEX rec_d ON rec(doi)")
         for table in ("known", "um", "grp", "ut", "fb"):
             db.execute(f"DROP TABLE {table}")
@@ -219,8 +225,11 @@ class Lookup:
     def __init__(self, path: Path | str) -> None:
         self.db = connect(path, readonly=True)
 
-    def resolutions(self, citing: str) -> dict[int, Res]:
-        return {idx: Res(cited, method, score, matched) for idx, cited, method, score, matched in
+    def resolutions(self, citing: str) -> dict[int, Resolution]:
+        parsed = {idx: ParsedRef(*marshal.loads(blob)) for idx, blob in
+                  self.db.execute("SELECT idx, parsed FROM ref WHERE citing = ?", (citing,))}
+        return {idx: Resolution(cited, method, score, matched, kind_of(parsed[idx]), parsed[idx])
+                for idx, cited, method, score, matched in
                 self.db.execute("SELECT idx, cited, method, score, matched FROM res WHERE citing = ?", (citing,))}
 
     def record(self, doi: str) -> tuple[str | None, str | None] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import orjson
@@ -98,6 +99,21 @@ class Catalogue:
 
     @classmethod
     def load(cls, extra: list[Path] | None = None) -> "Catalogue":
+        """The built-in catalogue plus ``extra`` ones (cached per process while the files are unchanged)."""
+        paths = [data_file("tools.json"), *(extra or [])]
+        stamp = []
+        for p in paths:
+            try:
+                st = Path(p).stat()
+                stamp.append((str(p), st.st_mtime_ns, st.st_size))
+            except OSError:
+                stamp.append((str(p), 0, -1))
+        return cls._load(tuple(paths), tuple(stamp))
+
+    @classmethod
+    @lru_cache(maxsize=8)
+    def _load(cls, paths: tuple[Path, ...], _stamp: tuple) -> "Catalogue":
+        extra = list(paths[1:])
         tools: dict[str, Tool] = {}
         categories: dict[str, str] = {}
         for path in [data_file("tools.json"), *(extra or [])]:
