@@ -22,7 +22,8 @@ from .store import build_disk_store, load_store, open_disk_store, query_endpoint
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
-SHARD_ABOVE = 200_000  # validate graphs of more lines than this record by record, in shards
+SHARD_ABOVE = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
+SHARD_RECORDS = 10  # records per validation shard: small shards keep each worker small
 
 
 def workspace() -> Path:
@@ -173,16 +174,17 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
         return validate_lines(lines, shapes)
     from .validate import load_shapes, validate_sharded
     load_shapes(shapes)
-    return validate_sharded(lines, shapes, shared_graphs, shard_size=50, jobs=jobs)
+    return validate_sharded(lines, shapes, shared_graphs, shard_size=SHARD_RECORDS, jobs=jobs)
 
 
-def validate_lines(lines: list[str], shapes: Path | None = None) -> "Report":
+def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None) -> "Report":
     """Validate canonical N-Quads lines against the shapes (default: shapes/)."""
     from .validate import data_graph, load_shapes, validate
-    return validate(data_graph(lines), load_shapes(shapes))
+    return validate(data_graph(lines), load_shapes(shapes), lines, engine)
 
 
-def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1) -> "Report":
+def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,
+                    engine: str | None = None) -> "Report":
     """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel."""
     sources = graphs or [workspace_graph()]
     lines: set[str] = set()
@@ -197,7 +199,7 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
         base = Minter(DEFAULT_BASE)
         shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
         return validate_sharded(sorted(lines), shapes, shared, shard_size=50, jobs=jobs)
-    return validate_lines(sorted(lines), shapes)
+    return validate_lines(sorted(lines), shapes, engine)
 
 
 def read_graph_lines(path: Path) -> list[str]:

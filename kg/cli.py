@@ -161,7 +161,8 @@ def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severi
     try:
         if jobs > 1 and fmt == "turtle":
             raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")
-        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs)
+        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs,
+                                     engine="pyshacl" if fmt == "turtle" else None)
     except KgError as e:
         raise _fail(e) from None
     if fmt == "json":

@@ -20,6 +20,7 @@ from .errors import InputError
 from .model import Source
 
 GZIP_MAGIC = b"\x1f\x8b"
+STREAM_ABOVE = 16 << 20  # files larger than this (as stored) are read line by line when they are JSON Lines
 
 
 def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path, bool]]:
@@ -102,7 +103,17 @@ class Ignored(str):
 
 
 def iter_file(shown: str, path: Path, explicit: bool = True) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
-    """Every work record of one file (single JSON document or JSON Lines), errors as values."""
+    """Every work record of one file (single JSON document or JSON Lines), errors as values. Large JSON
+    Lines files (plain or gzipped) are read line by line, so memory does not grow with the file."""
+    try:
+        big = path.stat().st_size > STREAM_ABOVE
+    except OSError:
+        big = False
+    if big:
+        streamed = _iter_big(shown, path)
+        if streamed is not None:
+            yield from streamed
+            return
     try:
         data, digest = read_bytes(shown, path)
     except InputError as e:
@@ -158,8 +169,64 @@ def display_path(path: str) -> str:
     return "".join(c if c.isprintable() else "\ufffd" for c in text)
 
 
-def _iter_lines(shown: str, data: bytes, digest: str) -> Iterator[tuple[Source, Any] | InputError]:
-    for lineno, line in enumerate(data.split(b"\n"), start=1):
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _iter_big(shown: str, path: Path) -> Iterator[tuple[Source, Any] | InputError] | None:
+    """A large file as a stream of JSON Lines records, or None when it is not JSON Lines (then it is read
+    whole). A file of one line is a single document, as when read whole."""
+    try:
+        digest = _sha256(path)
+        with open(path, "rb") as fh:
+            gz = fh.read(2) == GZIP_MAGIC
+        fh = gzip.open(path, "rb") if gz else open(path, "rb")
+        numbered = enumerate(fh, start=1)
+        first = next(((n, ln) for n, ln in numbered if ln.strip()), None)
+        second = next(((n, ln) for n, ln in numbered if ln.strip()), None)
+    except (OSError, EOFError, zlib.error):
+        return None  # the whole-file reader reports it
+    if first is None or second is None:
+        fh.close()
+        return None
+    head = first[1][3:] if first[0] == 1 and first[1][:3] == b"\xef\xbb\xbf" else first[1]
+    try:
+        orjson.loads(head)
+    except orjson.JSONDecodeError:
+        fh.close()
+        return None
+
+    def lines() -> Iterator[tuple[int, bytes]]:
+        try:
+            yield first[0], head
+            yield second
+            yield from numbered
+        except (OSError, EOFError, zlib.error) as e:
+            raise _Broken(str(e)) from None
+        finally:
+            fh.close()
+
+    def records() -> Iterator[tuple[Source, Any] | InputError]:
+        try:
+            yield from _iter_lines(shown, lines(), digest)
+        except _Broken as e:
+            yield InputError(shown, f"is not a readable gzip file ({e})", "re-download or re-compress it")
+
+    return records()
+
+
+class _Broken(Exception):
+    """A compressed stream broke off midway."""
+
+
+def _iter_lines(shown: str, data: bytes | Iterable[tuple[int, bytes]], digest: str,
+                ) -> Iterator[tuple[Source, Any] | InputError]:
+    numbered = enumerate(data.split(b"\n"), start=1) if isinstance(data, bytes) else data
+    for lineno, line in numbered:
         if not line.strip():
             continue
         try:

@@ -7,11 +7,13 @@ severity threshold: 0 nothing at or above it, 1 something is.
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 import pyshacl
@@ -19,6 +21,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
 from .errors import InputError
+if TYPE_CHECKING:
+    from .validate_sparql import RawResult
 from .resources import shapes_dir
 
 SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}
@@ -138,7 +142,29 @@ def _parsed_query_cache() -> Iterator[None]:
         processor.SPARQLProcessor.query = original  # type: ignore[method-assign]
 
 
-def validate(data: Graph, shapes: Graph) -> Report:
+ENGINE_ENV = "KG_SHACL_ENGINE"  # fast (default), pyshacl (the reference), or both (compare; tests)
+
+
+def validate(data: Graph, shapes: Graph, lines: list[str] | None = None, engine: str | None = None) -> Report:
+    """Validate ``data`` (the union graph; ``lines`` its canonical N-Quads, when at hand).
+
+    The default engine runs the SHACL-SPARQL constraints it can on Oxigraph and the rest with pySHACL;
+    ``engine="pyshacl"`` runs everything with pySHACL, the reference; ``both`` runs both and fails unless
+    their results are identical."""
+    engine = engine or os.environ.get(ENGINE_ENV, "fast")
+    if engine == "pyshacl":
+        return _validate_pyshacl(data, shapes)
+    fast = _validate_fast(data, shapes, lines)
+    if engine == "both":
+        reference = _validate_pyshacl(data, shapes)
+        if fast.results != reference.results or fast.conforms != reference.conforms:
+            raise AssertionError(f"validation engines differ: fast {len(fast.results)} results, "
+                                 f"pySHACL {len(reference.results)}: "
+                                 f"{sorted(set(fast.results) ^ set(reference.results), key=str)[:3]}")
+    return fast
+
+
+def _validate_pyshacl(data: Graph, shapes: Graph) -> Report:
     """Run pySHACL (no inference; the graph states its classes) and collect the results."""
     with _parsed_query_cache():
         conforms, report, _text_report = pyshacl.validate(
@@ -147,11 +173,61 @@ def validate(data: Graph, shapes: Graph) -> Report:
     return Report(bool(conforms), _ordered(_collect(report, shapes)), report)
 
 
+def _validate_fast(data: Graph, shapes: Graph, lines: list[str] | None) -> Report:
+    from . import validate_sparql
+    core, checks = validate_sparql.split(shapes)
+    with _parsed_query_cache():
+        conforms, report, _text_report = pyshacl.validate(
+            data, shacl_graph=core, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
+            inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
+        )
+    results = _collect(report, shapes)
+    if checks:
+        store, literals = (validate_sparql.store_of(lines) if lines is not None
+                           else validate_sparql.store_of(graph=data))
+        for r in validate_sparql.run(store, checks, literals):
+            results.append(_sparql_result(report, r))
+            _add_to_report(report, r)
+            conforms = False
+    return Report(bool(conforms), _ordered(results), report)
+
+
+def _add_to_report(report: Graph, r: "RawResult") -> None:
+    """Record a result of the Oxigraph-run constraints in pySHACL's report graph, as pySHACL would."""
+    node = BNode()
+    root = next(report.subjects(RDF.type, SH.ValidationReport), None)
+    if root is not None:
+        report.add((root, SH.result, node))
+        report.set((root, SH.conforms, Literal(False)))
+    report.add((node, RDF.type, SH.ValidationResult))
+    report.add((node, SH.sourceConstraintComponent, SH.SPARQLConstraintComponent))
+    report.add((node, SH.sourceShape, r.check.shape))
+    report.add((node, SH.resultSeverity, r.check.severity))
+    report.add((node, SH.focusNode, r.focus))
+    report.add((node, SH.value, r.value))
+    if r.path is not None:
+        report.add((node, SH.resultPath, r.path))
+    report.add((node, SH.sourceConstraint, r.check.constraint))
+    report.add((node, SH.resultMessage, Literal(r.message)))
+
+
+def _sparql_result(report: Graph, r: "RawResult") -> Result:
+    return Result(
+        severity=NAMES.get(r.check.severity, str(r.check.severity)),
+        shape=str(r.check.shape) if isinstance(r.check.shape, URIRef) else _text(r.check.shape) or "",
+        focus=_text(r.focus) or "",
+        path=_path_text(report, r.path),
+        value=_text(r.value),
+        message=r.message,
+        constraint=str(SH.SPARQLConstraintComponent),
+    )
+
+
 def _ordered(results: "Iterable[Result]") -> list[Result]:
     """Most severe first, then by shape, focus node, path, value and message."""
     return sorted(results, key=lambda x: (["Violation", "Warning", "Info"].index(x.severity)
                                           if x.severity in NAMES.values() else 3,
-                                          x.shape, x.focus, x.path or "", x.value or "", x.message))
+                                          x.shape, x.focus, x.path or "", x.value or "", x.message, x.constraint))
 
 
 def shapes_conform_to_shacl_shacl(shapes: Graph) -> tuple[bool, str]:
@@ -231,7 +307,17 @@ def _validate_lines(args: tuple[list[str], Graph | None, list[str] | None]) -> l
     shapes = shapes if shapes is not None else load_shapes()
     g = data_graph(lines)
     if focus is None:
-        return validate(g, shapes).results
+        return validate(g, shapes, lines).results
+    if os.environ.get(ENGINE_ENV, "fast") != "pyshacl":
+        from . import validate_sparql
+        core, checks = validate_sparql.split(shapes)
+        with _parsed_query_cache():
+            _conforms, report, _t = pyshacl.validate(
+                g, shacl_graph=core, inference="none", advanced=True, abort_on_first=False, inplace=True,
+                focus_nodes=[URIRef(f) for f in focus])
+        results = _collect(report, shapes) + [
+            _sparql_result(report, r) for r in validate_sparql.run(validate_sparql.store_of(lines)[0], checks)]
+        return [r for r in results if r.focus in set(focus)]
     with _parsed_query_cache():
         _conforms, report, _t = pyshacl.validate(
             g, shacl_graph=shapes, inference="none", advanced=True, abort_on_first=False,
@@ -239,9 +325,20 @@ def _validate_lines(args: tuple[list[str], Graph | None, list[str] | None]) -> l
     return [r for r in _collect(report, shapes) if r.focus in set(focus)]
 
 
-def _validate_sharded_task(args: tuple[list[str], Path | None, list[str] | None]) -> list[Result]:
+def _validate_sharded_task(args: tuple[list[str], Path | None, list[str] | None],
+                           ) -> tuple[list[str] | None, list[Result]]:
     lines, folder, focus = args
-    return _validate_lines((lines, load_shapes(folder), focus))
+    return focus, _validate_lines((lines, _shapes_of(folder), focus))
+
+
+_SHAPES_BY_FOLDER: dict[Path | None, Graph] = {}
+
+
+def _shapes_of(folder: Path | None) -> Graph:
+    """The shapes of a folder, parsed once per worker process."""
+    if folder not in _SHAPES_BY_FOLDER:
+        _SHAPES_BY_FOLDER[folder] = load_shapes(folder)
+    return _SHAPES_BY_FOLDER[folder]
 
 
 def _collect(report: Graph, shapes: Graph) -> list[Result]:
@@ -261,6 +358,11 @@ def _collect(report: Graph, shapes: Graph) -> list[Result]:
             constraint=str(report.value(r, SH.sourceConstraintComponent) or ""),
         ))
     return out
+
+
+def _inverse_predicates(folder: Path | None) -> set[str]:
+    """Predicates (as N-Triples tokens) that some shape follows backwards (sh:inversePath)."""
+    return {f"<{p}>" for p in _shapes_of(folder).objects(None, SH.inversePath) if isinstance(p, URIRef)}
 
 
 def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: set[str],
@@ -285,44 +387,72 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
         for line in ls:
             subject_graphs[line.split(" ", 1)[0]].add(g)
     multi = {s for s, gs in subject_graphs.items() if len(gs) > 1}
+    backwards = _inverse_predicates(shapes_dir_)
 
     def with_shared(ls: list[str]) -> list[str]:
         iris = {t for line in ls for t in _terms(line)[::2] if t.startswith("<")}
         return ls + [x for iri in sorted(iris) for x in shared_by_subject.get(iri, ())]
 
     graphs = sorted(by_graph)
-    tasks: list[tuple[list[str], Graph | None, list[str] | None]] = []
-    for i in range(0, len(graphs), shard_size):
-        ls = [line for g in graphs[i:i + shard_size] for line in by_graph[g]]
-        tasks.append((with_shared(ls), None, None))
-    if multi:
-        # each such node with everything any record says about it, the whole record graph it mostly comes
-        # from (a work's references live there), and the classes of the nodes it points to
-        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for g, ls in by_graph.items():
-            for line in ls:
-                subj = line.split(" ", 1)[0]
-                if subj in multi:
-                    counts[subj][g] += 1
-        homes = {min(gs, key=lambda g: (-gs[g], g)) for gs in counts.values()}
-        about = [line for ls in by_graph.values() for line in ls
-                 if line.split(" ", 1)[0] in multi or _terms(line)[2] in multi]
-        about += [line for g in sorted(homes) for line in by_graph[g]]
-        objects = {_terms(line)[2] for line in about}
-        typed = [line for ls in by_graph.values() for line in ls
-                 if line.split(" ", 1)[0] in objects and " <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> " in line]
-        tasks.append((with_shared(sorted(set(about + typed))), None, sorted(m[1:-1] for m in multi)))
-    tasks.append((shared, None, None))
-    if jobs > 1 and len(tasks) > 1:
+
+    def tasks() -> Iterator[tuple[list[str], list[str] | None]]:
+        """(lines, focus nodes or None for all) per shard, made one at a time (memory stays bounded)."""
+        for i in range(0, len(graphs), shard_size):
+            ls = [line for g in graphs[i:i + shard_size] for line in by_graph[g]]
+            yield with_shared(ls), None
+        if multi:
+            # each such node with everything any record says about it (and every line pointing at it), the
+            # record graph it mostly comes from (its home: a work's references live there), what is said about
+            # the other such nodes it points to, and the classes of every node pointed to; in chunks of homes
+            counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+            about: dict[str, list[str]] = defaultdict(list)
+            inbound: dict[str, dict[str, list[str]]] = defaultdict(dict)
+            typed_by_subject: dict[str, list[str]] = defaultdict(list)
+            for g, ls in by_graph.items():
+                for line in ls:
+                    subj, pred, obj = _terms(line)
+                    if subj in multi:
+                        counts[subj][g] += 1
+                        about[subj].append(line)
+                    if obj in multi and obj != subj:
+                        # every inbound line of a predicate some shape follows backwards; one of any other
+                        # (enough to make the node a target of sh:targetObjectsOf)
+                        kept = inbound[obj].setdefault(pred, [])
+                        if not kept or pred in backwards:
+                            kept.append(line)
+                    if pred == "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>":
+                        typed_by_subject[subj].append(line)
+            by_home: dict[str, list[str]] = defaultdict(list)
+            for node, gs in counts.items():
+                by_home[min(gs, key=lambda g: (-gs[g], g))].append(node)
+            homes = sorted(by_home)
+            for i in range(0, len(homes), shard_size):
+                chunk = homes[i:i + shard_size]
+                focus = sorted(n for h in chunk for n in by_home[h])
+                ls = {line for h in chunk for line in by_graph[h]}
+                ls.update(line for n in focus for line in about[n])
+                ls.update(line for n in focus for kept in inbound[n].values() for line in kept)
+                pointed = {_terms(line)[2] for line in ls}
+                ls.update(line for m in pointed & multi for line in about[m])
+                ls.update(line for o in {_terms(line)[2] for line in ls} for line in typed_by_subject.get(o, ()))
+                yield with_shared(sorted(ls)), [m[1:-1] for m in focus]
+        yield shared, None
+
+    if jobs > 1:
+        import gc
         import multiprocessing as mp
-        with mp.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
-            parts = pool.map(_validate_sharded_task, [(ls, shapes_dir_, f) for ls, _s, f in tasks])
+        gc.freeze()  # forked workers then leave the parent's objects alone (no copy-on-write by the collector)
+        try:
+            with mp.get_context("fork").Pool(jobs) as pool:
+                parts = list(pool.imap(_validate_sharded_task, ((ls, shapes_dir_, f) for ls, f in tasks())))
+        finally:
+            gc.unfreeze()
     else:
         shapes = load_shapes(shapes_dir_)
-        parts = [_validate_lines((ls, shapes, f)) for ls, _s, f in tasks]
+        parts = [(f, _validate_lines((ls, shapes, f))) for ls, f in tasks()]
     multi_plain = {m[1:-1] for m in multi}
     results: set[Result] = set()
-    for (ls, _s, focus), part in zip(tasks, parts):
+    for focus, part in parts:
         results.update(r for r in part if focus is not None or r.focus not in multi_plain)
     ordered = _ordered(results)
     report_graph = Graph()

@@ -13,6 +13,7 @@ import html
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..model import Reference
 
@@ -68,6 +69,7 @@ class ParsedRef:
         return frozenset(t for t in name_tokens(self.authors[0]) if t not in GENERIC_AUTHORS)
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lower-case, accents stripped, punctuation to spaces, spaces collapsed."""
     if not text.isascii():
@@ -307,6 +309,16 @@ def _year_of(value: str | None) -> str | None:
 
 
 def parse_reference(ref: Reference) -> ParsedRef:
+    """The parsed reference (memoised: the same reference recurs across the records of a corpus)."""
+    return _parse_memo(ref.doi, ref.unstructured, ref.fields)
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_memo(doi: str | None, unstructured: str | None, fields: tuple[tuple[str, str], ...]) -> ParsedRef:
+    return _parse_reference(Reference(0, None, doi, None, unstructured, fields))
+
+
+def _parse_reference(ref: Reference) -> ParsedRef:
     """Combine a reference's structured fields and its text: text wins for title and year when its style
     is recognised (publisher-derived fields are often split wrongly), fields fill what the text lacks."""
     f = dict(ref.fields)

@@ -28,6 +28,7 @@ DOC_WORDS = (r"documentation|docs|user'?s? guide|programming guide|guide|manual|
              r"official|version|v?\d+(?:\.\d+)*")
 CANDIDATE_HOSTS = ("github.com/", "gitlab.com/", "bitbucket.org/", "pypi.org/project/", "crates.io/crates/",
                    "npmjs.com/package/", "anaconda.org/", "readthedocs.io")
+MEMO_SIZE = 1 << 16  # remembered recognitions (cleared when full)
 CANDIDATE_CUES = re.compile(r"\b(documentation|user'?s? guide|api reference|sdk|toolkit)\b", re.I)
 
 
@@ -86,6 +87,7 @@ class Catalogue:
         self.by_title: dict[str, list[Tool]] = {}
         self.by_first_word: dict[str, list[Tool]] = {}  # folded first word of an alias or of the vendor
         self.by_host: dict[str, list[tuple[str, Tool]]] = {}
+        self._memo: dict[tuple[ParsedRef, str | None, str], tuple[ToolMatch, ...]] = {}
         for t in self.tools.values():
             for d in t.paper_dois:
                 self.by_doi.setdefault(d, []).append(t)
@@ -125,7 +127,17 @@ class Catalogue:
     # ------------------------------------------------------------------ matching
 
     def recognise(self, parsed: ParsedRef, cited_doi: str | None, text: str) -> list[ToolMatch]:
-        """Every catalogue tool the reference cites, best evidence per tool, sorted by tool id."""
+        """Every catalogue tool the reference cites, best evidence per tool, sorted by tool id (memoised:
+        the same reference recurs across the records of a corpus)."""
+        key = (parsed, cited_doi, text)
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            hit = self._memo[key] = self._recognise(parsed, cited_doi, text)
+        return list(hit)
+
+    def _recognise(self, parsed: ParsedRef, cited_doi: str | None, text: str) -> tuple[ToolMatch, ...]:
         found: dict[str, ToolMatch] = {}
 
         def keep(m: ToolMatch) -> None:
@@ -179,7 +191,7 @@ class Catalogue:
             for t in self.by_first_word.get(first, ()):
                 if any(fold(a) == author for a in t.aliases) and self._context_ok(t, folded_text):
                     keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
-        return [found[k] for k in sorted(found)]
+        return tuple(found[k] for k in sorted(found))
 
     def recognise_record(self, title: str, year: str | None) -> list[ToolMatch]:
         """Tools a reference cites through the input record it resolved to: the record's title is a

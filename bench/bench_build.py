@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The scale benchmark: kg build against the floor, in ONE run, with ratios and absolute figures.
+
+For each corpus size (synthetic records from bench/synth.py; the smaller corpora are the first lines of
+the largest, which synth.py guarantees equal to a run of that size) it times and measures the peak RSS
+(whole process tree) of:
+  - ``kg build`` with default flags (``--validate auto``), ``--jobs 1`` and ``--jobs 2``, N-Quads output;
+  - the floor mapper (bench/floor.py: orjson + formatted N-Quads lines, the same lines for its fields);
+  - an rdflib ``Graph.add`` mapper of the same lines (up to --rdflib-max records).
+Then, on the largest graph up to 20k records, Turtle output (``kg export``) against rdflib's Turtle
+serializer (on the 1k graph: rdflib needs GBs per million triples) and pyoxigraph's; and validation
+throughput of ``kg validate --jobs 2`` against pySHACL on the whole graph (on --validate-size records),
+with a check that both reports are identical.
+
+    python bench/bench_build.py                       # 1k, 20k, 100k: about an hour on 2 cores
+    python bench/bench_build.py --sizes 1000,5000     # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from measure import run  # noqa: E402
+
+PY = sys.executable
+KG = [str(Path(sys.executable).parent / "kg")]
+
+
+def corpus(work: Path, sizes: list[int]) -> dict[int, Path]:
+    """The synthetic corpora, generated once (the largest) and cut (the others)."""
+    biggest = max(sizes)
+    full = work / f"s{biggest}.jsonl"
+    if not full.exists() or sum(1 for _ in full.open("rb")) != biggest:
+        print(f"generating {biggest} synthetic records ...", flush=True)
+        subprocess.run([PY, str(ROOT / "bench" / "synth.py"), str(biggest), str(full), "--jobs", "0"], check=True)
+    out = {}
+    for n in sizes:
+        path = work / f"s{n}.jsonl"
+        if n != biggest and (not path.exists() or sum(1 for _ in path.open("rb")) != n):
+            with full.open("rb") as src, path.open("wb") as dst:
+                for i, line in enumerate(src):
+                    if i >= n:
+                        break
+                    dst.write(line)
+        out[n] = path
+    return out
+
+
+def kg_build(data: Path, home: Path, jobs: int, extra: list[str] | None = None) -> dict:
+    shutil.rmtree(home, ignore_errors=True)
+    r = run([*KG, "build", str(data), "--jobs", str(jobs), *(extra or [])], env={"KG_HOME": str(home)})
+    m = re.search(r"\): (\d+) triples", r.stderr)
+    if r.returncode != 0 or not m:
+        raise SystemExit(f"kg build failed ({r.returncode}): {r.stderr[-2000:]}")
+    quads = sum(1 for _ in (home / "graph.nq").open("rb"))
+    return {"seconds": r.seconds, "peak_mb": r.peak_mb, "triples": int(m.group(1)), "quads": quads,
+            "summary": [ln for ln in r.stderr.splitlines() if ln.startswith(("built", "validation"))]}
+
+
+def mapper(data: Path, kind: str, out: Path) -> dict:
+    r = run([PY, str(ROOT / "bench" / "floor.py"), str(data), str(out), "--mapper", kind])
+    if r.returncode != 0:
+        raise SystemExit(f"{kind} mapper failed: {r.stderr[-2000:]}")
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    return {"seconds": r.seconds, "peak_mb": r.peak_mb, "triples": got["triples"], "records": got["records"]}
+
+
+def line(name: str, n: int, m: dict) -> str:
+    return (f"  {name:16s} {m['seconds']:9.1f} s  {n / m['seconds']:8.0f} records/s  "
+            f"{m['triples'] / m['seconds']:10.0f} triples/s  peak {m['peak_mb']:7.0f} MB  ({m['triples']} triples)")
+
+
+def turtle(graph_big: Path, graph_small: Path, work: Path) -> dict:
+    out: dict = {}
+    r = run([*KG, "export", str(graph_big), "-f", "turtle", "-o", str(work / "big.ttl")])
+    big_triples = sum(1 for _ in _triples(graph_big))
+    out["kg"] = {"seconds": r.seconds, "peak_mb": r.peak_mb, "triples": big_triples}
+    code = ("import sys,time,rdflib;g=rdflib.Graph();g.parse(sys.argv[1],format='nt');t=time.perf_counter();"
+            "g.serialize(sys.argv[2],format='turtle');print(len(g),time.perf_counter()-t)")
+    nt = work / "small.nt"
+    nt.write_text("".join(_triples(graph_small)), encoding="utf-8")
+    r = run([PY, "-c", code, str(nt), str(work / "small-rdflib.ttl")])
+    n, secs = r.stdout.split()
+    out["rdflib"] = {"seconds": float(secs), "triples": int(n), "peak_mb": r.peak_mb}
+    code = ("import sys,time,pyoxigraph as ox;t=time.perf_counter();q=list(ox.parse(path=sys.argv[1],"
+            "format=ox.RdfFormat.N_TRIPLES));t0=time.perf_counter();"
+            "ox.serialize(q,output=sys.argv[2],format=ox.RdfFormat.TURTLE);print(len(q),time.perf_counter()-t0)")
+    nt_big = work / "big.nt"
+    nt_big.write_text("".join(_triples(graph_big)), encoding="utf-8")
+    r = run([PY, "-c", code, str(nt_big), str(work / "big-ox.ttl")])
+    n, secs = r.stdout.split()
+    out["pyoxigraph"] = {"seconds": float(secs), "triples": int(n), "peak_mb": r.peak_mb}
+    nt_big.unlink()
+    return out
+
+
+def _triples(graph: Path):  # noqa: ANN202
+    sys.path.insert(0, str(ROOT))
+    from kg.export import canonical_lines, triples_from_quads
+    return triples_from_quads(canonical_lines(graph))
+
+
+def validation(data: Path, work: Path) -> dict:
+    home = work / "kg-val"
+    kg_build(data, home, 2, ["--validate", "none"])
+    graph = home / "graph.nq"
+    ours = run([*KG, "validate", str(graph), "--jobs", "2", "-f", "json", "--severity", "info"])
+    ref_code = ("import sys,time,orjson;from pathlib import Path;from kg import api;from kg.validate import render_json;"
+                "t=time.perf_counter();r=api.validate_graphs([Path(sys.argv[1])],engine='pyshacl');"
+                "sys.stderr.write(f'{time.perf_counter()-t}\\n');sys.stdout.write(render_json(r,'info'))")
+    ref = run([PY, "-c", ref_code, str(graph)], cwd=str(ROOT))
+    same = json.loads(ours.stdout) == json.loads(ref.stdout) if ours.stdout and ref.stdout else False
+    return {"kg": {"seconds": ours.seconds, "peak_mb": ours.peak_mb},
+            "pyshacl": {"seconds": ref.seconds, "peak_mb": ref.peak_mb}, "identical": same,
+            "results": len(json.loads(ours.stdout or "{}").get("results", []))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,20000,100000")
+    ap.add_argument("--rdflib-max", type=int, default=20000)
+    ap.add_argument("--validate-size", type=int, default=1000, help="records validated by both engines")
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench")
+    ap.add_argument("--json", type=Path, help="also write every figure here")
+    a = ap.parse_args(argv)
+    sizes = sorted(int(x) for x in a.sizes.split(","))
+    a.work.mkdir(parents=True, exist_ok=True)
+    data = corpus(a.work, sizes + [a.validate_size])
+    figures: dict = {"sizes": {}, "cores": len(os.sched_getaffinity(0))}
+    for n in sizes:
+        print(f"\n{n} records ({data[n].stat().st_size / 1e6:.0f} MB of JSON Lines)", flush=True)
+        f: dict = {}
+        f["floor"] = mapper(data[n], "floor", a.work / "floor.nq")
+        print(line("floor", n, f["floor"]), flush=True)
+        (a.work / "floor.nq").unlink()
+        if n <= a.rdflib_max:
+            f["rdflib"] = mapper(data[n], "rdflib", Path("/dev/null"))
+            print(line("rdflib Graph.add", n, f["rdflib"]), flush=True)
+        for jobs in (1, 2):
+            f[f"kg-j{jobs}"] = kg_build(data[n], a.work / f"kg-{n}", jobs)
+            print(line(f"kg build -j{jobs}", n, f[f"kg-j{jobs}"]), flush=True)
+        keep = a.work / f"graph-{n}.nq"
+        shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
+        shutil.rmtree(a.work / f"kg-{n}", ignore_errors=True)
+        per_triple = (f["kg-j1"]["seconds"] / f["kg-j1"]["triples"]) / (f["floor"]["seconds"] / f["floor"]["triples"])
+        print(f"  kg -j1 time per triple: {per_triple:.2f}x the floor's; -j2 speed-up {f['kg-j1']['seconds'] / f['kg-j2']['seconds']:.2f}x;"
+              f" kg -j1 {f['kg-j1']['triples'] / n:.0f} triples/record, floor {f['floor']['triples'] / n:.0f}", flush=True)
+        if "rdflib" in f:
+            print(f"  rdflib mapper: {f['rdflib']['seconds'] / f['floor']['seconds']:.1f}x the floor's time, "
+                  f"{f['rdflib']['peak_mb'] / max(f['floor']['peak_mb'], 1):.0f}x its memory", flush=True)
+        figures["sizes"][n] = f
+    small = [n for n in sizes if n <= 20000]
+    if len(sizes) > 1:
+        lo, hi = sizes[-2], sizes[-1]
+        print(f"\npeak RSS kg -j1: {figures['sizes'][hi]['kg-j1']['peak_mb']:.0f} MB at {hi} vs "
+              f"{figures['sizes'][lo]['kg-j1']['peak_mb']:.0f} MB at {lo}: "
+              f"{figures['sizes'][hi]['kg-j1']['peak_mb'] / figures['sizes'][lo]['kg-j1']['peak_mb']:.2f}x")
+    if small:
+        big, tiny = max(small), min(small)
+        t = turtle(a.work / f"graph-{big}.nq", a.work / f"graph-{tiny}.nq", a.work)
+        figures["turtle"] = t
+        rate = {k: v["triples"] / v["seconds"] for k, v in t.items()}
+        print(f"\nTurtle: kg export {rate['kg']:.0f} triples/s ({big} records), pyoxigraph {rate['pyoxigraph']:.0f} "
+              f"triples/s ({big}), rdflib {rate['rdflib']:.0f} triples/s ({tiny}): kg {rate['kg'] / rate['rdflib']:.1f}x "
+              f"rdflib, {rate['kg'] / rate['pyoxigraph']:.2f}x pyoxigraph", flush=True)
+    v = validation(data[a.validate_size], a.work)
+    figures["validation"] = v
+    print(f"\nvalidation of {a.validate_size} records (every result): kg validate --jobs 2 {v['kg']['seconds']:.1f} s "
+          f"({a.validate_size / v['kg']['seconds']:.1f} records/s, peak {v['kg']['peak_mb']:.0f} MB), pySHACL whole graph "
+          f"{v['pyshacl']['seconds']:.1f} s ({a.validate_size / v['pyshacl']['seconds']:.1f} records/s, peak "
+          f"{v['pyshacl']['peak_mb']:.0f} MB): {v['pyshacl']['seconds'] / v['kg']['seconds']:.2f}x; "
+          f"{v['results']} results, identical: {v['identical']}", flush=True)
+    if a.json:
+        a.json.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

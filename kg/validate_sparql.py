@@ -1,0 +1,209 @@
+"""SHACL-SPARQL constraints evaluated on Oxigraph, the rest left to pySHACL.
+
+pySHACL runs each ``sh:sparql`` constraint once per focus node on rdflib's SPARQL engine, which is half of
+the validation time of our shapes. For the constraints whose semantics are plain (a SELECT constraint of a
+node shape that has targets, no message of its own, is not deactivated and is used by no other shape),
+this module finds the focus nodes and runs the SELECT on Oxigraph with ``$this`` pre-bound, and builds
+each result as pySHACL does (focus ``?this`` or the focus node, ``?path``, ``?value`` or the focus node,
+the constraint's messages with ``{?var}`` substituted, the shape's severity). Every other constraint stays
+with pySHACL, the reference engine. Tests run both engines over every graph the suite validates and
+require identical reports.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+
+import pyoxigraph as ox
+from rdflib import RDF, BNode, Graph, Literal, URIRef
+from rdflib.namespace import SH
+
+_NESTING = (SH.node, SH["and"], SH["or"], SH["not"], SH.xone, SH.qualifiedValueShape, SH.property, RDF.first)
+_TARGETS = {SH.targetClass: "class", SH.targetSubjectsOf: "subjects", SH.targetObjectsOf: "objects",
+            SH.targetNode: "node"}
+_OWN = {SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf, SH.targetNode, SH.sparql, SH.severity, SH.name,
+        SH.description, SH.property, RDF.type, SH.nodeKind, SH["class"], SH["or"], SH["and"], SH["not"], SH.node,
+        SH.xone, SH["in"], SH.closed, SH.ignoredProperties, SH.order, SH.group}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One SPARQL SELECT constraint of a node shape, ready to run."""
+
+    shape: URIRef | BNode
+    constraint: URIRef | BNode
+    severity: URIRef
+    query: str
+    messages: tuple[Literal, ...]
+    targets: tuple[tuple[str, object], ...]
+
+
+_SPLITS: "weakref.WeakKeyDictionary[Graph, tuple[Graph, list[Check]]]" = weakref.WeakKeyDictionary()
+
+
+def split(shapes: Graph) -> tuple[Graph, list[Check]]:
+    """The shapes graph without the constraints this module runs, and those constraints (cached)."""
+    found = _SPLITS.get(shapes)
+    if found is None:
+        found = _SPLITS[shapes] = _split(shapes)
+    return found
+
+
+def _prefixes(shapes: Graph, constraint: object) -> str:
+    out = []
+    for decl_owner in shapes.objects(constraint, SH.prefixes):
+        for decl in shapes.objects(decl_owner, SH.declare):
+            prefix, ns = shapes.value(decl, SH.prefix), shapes.value(decl, SH.namespace)
+            if prefix is not None and ns is not None:
+                out.append(f"PREFIX {prefix}: <{ns}>\n")
+    return "".join(sorted(set(out)))
+
+
+def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
+    if (shape, SH.path, None) in shapes or (shape, SH.message, None) in shapes:
+        return False  # a property shape, or node-shape messages: pySHACL's own handling
+    if (shape, SH.deactivated, None) in shapes or (constraint, SH.deactivated, None) in shapes:
+        return False
+    if any(p in _NESTING for _s, p, _o in shapes.triples((None, None, shape))):
+        return False  # used by another shape: its results nest there
+    if (constraint, SH.select, None) not in shapes or (constraint, SH.ask, None) in shapes:
+        return False
+    if len([m for m in shapes.objects(constraint, SH.message) if isinstance(m, Literal)]) != 1:
+        return False  # one result message per result, as the report keeps
+    if any(p not in _OWN and p.startswith(str(SH)) for p in shapes.predicates(shape)):
+        return False  # a target or parameter this module does not know
+    if (shape, RDF.type, URIRef("http://www.w3.org/2000/01/rdf-schema#Class")) in shapes:
+        return False  # implicit class target
+    return any((shape, t, None) in shapes for t in _TARGETS)
+
+
+def _split(shapes: Graph) -> tuple[Graph, list[Check]]:
+    checks: list[Check] = []
+    moved: set[tuple] = set()
+    for shape, _p, constraint in sorted(shapes.triples((None, SH.sparql, None))):
+        if not _eligible(shapes, shape, constraint):
+            continue
+        severity = shapes.value(shape, SH.severity) or SH.Violation
+        targets = tuple((kind, o) for t, kind in _TARGETS.items() for o in sorted(shapes.objects(shape, t)))
+        query = _prefixes(shapes, constraint) + str(shapes.value(constraint, SH.select))
+        messages = tuple(m for m in shapes.objects(constraint, SH.message) if isinstance(m, Literal))
+        checks.append(Check(shape, constraint, severity, query, messages, targets))
+        moved.add((shape, SH.sparql, constraint))
+    core = Graph()
+    for prefix, ns in shapes.namespaces():
+        core.bind(prefix, ns, override=True)
+    for t in shapes:
+        if t not in moved:
+            core.add(t)
+    return core, checks
+
+
+def _ox(term: object) -> ox.NamedNode | ox.Literal | ox.BlankNode:
+    if isinstance(term, URIRef):
+        return ox.NamedNode(str(term))
+    if isinstance(term, Literal):
+        if term.language:
+            return ox.Literal(str(term), language=term.language)
+        return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype))) if term.datatype else ox.Literal(str(term))
+    return ox.BlankNode(str(term))
+
+
+def _rdflib(term: object, literals: dict | None = None) -> URIRef | Literal | BNode:
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.Literal):
+        if literals is not None:
+            known = literals.get((term.value, term.datatype.value, term.language))
+            if known is not None:
+                return known  # the data graph's own term (rdflib may keep a lexical form it did not normalise)
+        if term.language:
+            return Literal(term.value, lang=term.language)
+        dt = term.datatype.value
+        return Literal(term.value, datatype=None if dt == "http://www.w3.org/2001/XMLSchema#string" else URIRef(dt))
+    return BNode(term.value)
+
+
+def _focus_nodes(store: ox.Store, targets: tuple[tuple[str, object], ...]) -> list:
+    found: dict[str, object] = {}
+    for kind, o in targets:
+        if kind == "node":
+            term = _ox(o)
+            found[str(term)] = term
+            continue
+        pattern = {"class": f"?f <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/"
+                            f"<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{o}>",
+                   "subjects": f"?f <{o}> ?x", "objects": f"?x <{o}> ?f"}[kind]
+        for row in store.query(f"SELECT DISTINCT ?f WHERE {{ {pattern} }}"):
+            found[str(row[0])] = row[0]
+    return [found[k] for k in sorted(found)]
+
+
+def _message(msg: str, bound: dict[str, object]) -> str:
+    for var, val in bound.items():
+        msg = re.sub("{{[?$]{}}}".format(var), str(val), msg)
+    return msg
+
+
+@dataclass(frozen=True)
+class RawResult:
+    """A result with rdflib terms, before it is turned into a ``kg.validate.Result``."""
+
+    check: Check
+    focus: object
+    path: object
+    value: object
+    message: str
+
+
+def run(store: ox.Store, checks: list[Check], literals: dict | None = None) -> list[RawResult]:
+    """Every result of ``checks`` on the triples of ``store`` (default graph); ``literals`` maps literals
+    back to the rdflib terms of the data graph they came from (see ``store_of``)."""
+    out: list[RawResult] = []
+    this = ox.Variable("this")
+    for check in checks:
+        for f in _focus_nodes(store, check.targets):
+            rf = _rdflib(f, literals)
+            seen: list[tuple] = []
+            solutions = store.query(check.query, substitutions={this: f})
+            names = [v.value for v in solutions.variables]
+            for row in solutions:
+                bound = {n: _rdflib(row[i], literals) for i, n in enumerate(names) if row[i] is not None}
+                p, v, t = bound.pop("path", None), bound.pop("value", None), bound.pop("this", None)
+                if p is None and v is None and t is None:
+                    continue
+                key = (t, p, v, tuple(sorted(bound.items())))
+                if key in seen:
+                    continue
+                seen.append(key)
+                subst = dict(bound)
+                if t is not None:
+                    subst["this"] = t
+                if p is not None:
+                    subst["path"] = p
+                value = v if v is not None else rf
+                subst["value"] = value
+                out.append(RawResult(check, t or rf, p, value, _message(str(check.messages[0].value), subst)))
+    return out
+
+
+def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) -> tuple[ox.Store, dict | None]:
+    """An Oxigraph store with the data triples (from N-Quads lines, or from an rdflib graph) and, for a
+    graph, its literals by (lexical form, datatype, language)."""
+    store = ox.Store()
+    literals = None
+    if nt_lines is not None:
+        data = "".join(line[:line.rindex(" <", 0, len(line) - 3)] + " .\n" for line in nt_lines).encode("utf-8")
+    else:
+        assert graph is not None
+        data = graph.serialize(format="nt", encoding="utf-8")
+        literals = {}
+        for o in graph.objects():
+            if isinstance(o, Literal):
+                dt = str(o.datatype) if o.datatype else (
+                    "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString" if o.language else
+                    "http://www.w3.org/2001/XMLSchema#string")
+                literals[(str(o), dt, o.language.lower() if o.language else None)] = o
+    store.bulk_load(data, format=ox.RdfFormat.N_TRIPLES)
+    return store, literals
