@@ -223,8 +223,26 @@ def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
     src = graph or workspace_graph()
     if not src.exists():
         raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
+    if src.suffix == ".nq" and _canonical(src):
+        export.write_file(src, export.resolve_format(fmt, output), output)  # streamed: any size
+        return
     lines = read_graph_lines(src)
     export.write(lines, export.resolve_format(fmt, output), output)
+
+
+def _canonical(path: Path) -> bool:
+    """Whether an N-Quads file is in crossref-kg's canonical form (as ``kg build`` writes it): sorted,
+    unique lines of IRIs and literals, every statement in a named graph."""
+    last = ""
+    try:
+        with open(path, encoding="utf-8", newline="\n") as fh:
+            for line in fh:
+                if line <= last or not line.startswith("<") or not line.endswith("> .\n") or "_:" in line:
+                    return False
+                last = line
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(last)
 
 
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,

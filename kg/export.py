@@ -96,6 +96,7 @@ class Prefixer:
     def __init__(self, prefixes: dict[str, str] = PREFIXES) -> None:
         self.prefixes = dict(sorted(prefixes.items()))
         self._by_len = sorted(prefixes.items(), key=lambda kv: -len(kv[1]))
+        self._terms: dict[str, str] = {}  # token -> Turtle term: predicates and datatypes repeat endlessly
 
     def curie(self, iri: str) -> str | None:
         for prefix, ns in self._by_len:
@@ -107,6 +108,14 @@ class Prefixer:
         return None
 
     def turtle_term(self, token: str) -> str:
+        done = self._terms.get(token)
+        if done is None:
+            if len(self._terms) >= 1 << 16:
+                self._terms.clear()
+            done = self._terms[token] = self._turtle_term(token)
+        return done
+
+    def _turtle_term(self, token: str) -> str:
         if token.startswith("<"):
             c = self.curie(token[1:-1])
             return c if c else token

@@ -1,0 +1,156 @@
+"""The streaming build: same bytes as the in-memory build, whatever the number of workers, runs or merge
+rounds; large JSON Lines read line by line; sharded validation equal to whole-graph validation; a killed
+build leaves the old workspace and output intact; a large build stays under a memory limit (slow)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kg import extsort, read, stream
+from kg.build import build_graph
+from kg.cli import main
+from kg.ids import DEFAULT_BASE
+from kg.map.context import Context
+from kg.stream import build_stream
+from kg.validate import data_graph, load_shapes, validate, validate_sharded
+
+from conftest import ROOT, SAMPLES, SEEDS
+
+SYNTH = ROOT / "bench" / "synth.py"
+SHARED_GRAPHS = {f"<{DEFAULT_BASE}graph/{g}>" for g in ("knowledge", "tools", "topics")}
+
+
+def synth(n: int, out: Path) -> Path:
+    subprocess.run([sys.executable, str(SYNTH), str(n), str(out)], check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """120 synthetic records (recurring people, venues and cited works), a duplicate DOI deposited later,
+    the seeds and the shared samples."""
+    folder = tmp_path_factory.mktemp("corpus")
+    synthetic = synth(120, folder / "synthetic.jsonl")
+    later = json.loads(synthetic.read_text(encoding="utf-8").splitlines()[0])
+    later["deposited"] = {"date-parts": [[2030, 1, 1]], "date-time": "2030-01-01T00:00:00Z"}
+    later["title"] = ["A later deposit of the same DOI"]
+    (folder / "again.jsonl").write_text(json.dumps(later) + "\n", encoding="utf-8")
+    return [str(synthetic), str(folder / "again.jsonl"), str(SEEDS), str(SAMPLES)]
+
+
+def streamed(inputs: list[str], tmp: Path, jobs: int) -> tuple[list[str], object]:
+    result = build_stream(inputs, (DEFAULT_BASE, None, None), tmp / f"scratch-{jobs}", jobs=jobs)
+    lines = list(result.lines())
+    shutil.rmtree(tmp / f"scratch-{jobs}")
+    return lines, result.report
+
+
+@pytest.fixture(scope="module")
+def in_memory(corpus: list[str]) -> tuple[list[str], object]:
+    result = build_graph(corpus, Context.create())
+    return result.lines, result.report
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_streaming_build_equals_in_memory_build(corpus: list[str], in_memory: tuple, tmp_path: Path,
+                                                jobs: int) -> None:
+    lines, report = streamed(corpus, tmp_path, jobs)
+    expected, expected_report = in_memory
+    assert report.merged == expected_report.merged == 1
+    assert lines == expected
+    for attr in ("records", "skipped", "merged", "errors", "warnings", "notes"):
+        assert getattr(report, attr) == getattr(expected_report, attr), attr
+
+
+def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stream, "CHUNK", 7)
+    monkeypatch.setattr(extsort, "MAX_FAN_IN", 3)
+    lines, _report = streamed(corpus, tmp_path, 1)
+    assert lines == in_memory[0]
+
+
+def test_large_json_lines_are_streamed_with_the_same_result(corpus: list[str], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    synthetic = Path(corpus[0])
+    packed = tmp_path / "synthetic.jsonl.gz"
+    packed.write_bytes(gzip.compress(synthetic.read_bytes()))
+    whole = [list(read.iter_file("s", p)) for p in (synthetic, packed)]
+    monkeypatch.setattr(read, "STREAM_ABOVE", 0)
+    assert read._iter_big("s", synthetic) is not None  # the streaming reader is really used
+    assert [list(read.iter_file("s", p)) for p in (synthetic, packed)] == whole
+
+
+def test_kg_build_jobs_2_writes_the_same_bytes_as_jobs_1(corpus: list[str], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    outputs = {}
+    for jobs in ("1", "2"):
+        home = tmp_path / f"ws{jobs}"
+        monkeypatch.setenv("KG_HOME", str(home))
+        r = CliRunner().invoke(main, ["build", *corpus, "--jobs", jobs, "--validate", "none", "-q",
+                                      "-o", str(tmp_path / f"out{jobs}.ttl")])
+        assert r.exit_code == 0, r.output
+        outputs[jobs] = ((home / "graph.nq").read_bytes(), (tmp_path / f"out{jobs}.ttl").read_bytes())
+        assert not list(home.glob(".build-*")), "the scratch folder is removed"
+    assert outputs["1"] == outputs["2"]
+
+
+def test_sharded_validation_equals_whole_graph_validation(corpus: list[str], in_memory: tuple) -> None:
+    lines = in_memory[0]
+    whole = validate(data_graph(lines), load_shapes(), lines)
+    assert len(whole.results) > 100  # warnings on people without ORCID iD and more
+    for jobs in (1, 2):
+        sharded = validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=jobs)
+        assert sharded.results == whole.results
+
+
+def test_a_killed_build_leaves_the_workspace_and_the_output_intact(tmp_path: Path) -> None:
+    kg = str(Path(sys.executable).parent / "kg")
+    env = {**os.environ, "KG_HOME": str(tmp_path / "ws")}
+    out = tmp_path / "out.ttl"
+    subprocess.run([kg, "build", str(SEEDS), "-o", str(out), "-q"], env=env, check=True, cwd=tmp_path)
+    before = ((tmp_path / "ws" / "graph.nq").read_bytes(), out.read_bytes())
+    big = synth(400, tmp_path / "big.jsonl")
+    proc = subprocess.Popen([kg, "build", str(big), "-o", str(out), "--jobs", "2"], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "ws").glob(".build-*/map-*.nq")):  # midway: mapping has begun
+        assert proc.poll() is None, "the build ended before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert ((tmp_path / "ws" / "graph.nq").read_bytes(), out.read_bytes()) == before
+    assert [p.name for p in out.parent.iterdir() if p.name.startswith(".out.ttl")] == []
+    again = subprocess.run([kg, "build", str(SEEDS), "-q"], env=env, cwd=tmp_path)
+    assert again.returncode == 0
+    assert list((tmp_path / "ws").glob(".build-*")) == [], "the next build removes the dead build's scratch"
+
+
+@pytest.mark.slow
+def test_a_50k_record_build_succeeds_under_a_memory_limit(tmp_path: Path) -> None:
+    """Default flags, 50,000 synthetic records (~49M quads), 2 GiB of address space per process: the old
+    in-memory build needed ~20 GB for this."""
+    data = synth(50_000, tmp_path / "s50k.jsonl")
+    limit = 2 << 30
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    kg = str(Path(sys.executable).parent / "kg")
+    r = subprocess.run([kg, "build", str(data)], env={**os.environ, "KG_HOME": str(tmp_path / "ws")},
+                       preexec_fn=cap, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "built 50000 works" in r.stderr or "built 4999" in r.stderr
