@@ -136,12 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--validate-size", type=int, default=1000, help="records validated by both engines")
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "kg-bench")
     ap.add_argument("--json", type=Path, help="also write every figure here")
+    ap.add_argument("--skip-builds", action="store_true",
+                    help="only Turtle and validation, on the graph-N.nq files an earlier run left in --work")
     a = ap.parse_args(argv)
     sizes = sorted(int(x) for x in a.sizes.split(","))
     a.work.mkdir(parents=True, exist_ok=True)
     data = corpus(a.work, sizes + [a.validate_size])
     figures: dict = {"sizes": {}, "cores": len(os.sched_getaffinity(0))}
-    for n in sizes:
+    for n in ([] if a.skip_builds else sizes):
         print(f"\n{n} records ({data[n].stat().st_size / 1e6:.0f} MB of JSON Lines)", flush=True)
         f: dict = {}
         f["floor"] = mapper(data[n], "floor", a.work / "floor.nq")
@@ -164,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{f['rdflib']['peak_mb'] / max(f['floor']['peak_mb'], 1):.0f}x its memory", flush=True)
         figures["sizes"][n] = f
     small = [n for n in sizes if n <= 20000]
-    if len(sizes) > 1:
+    if len(sizes) > 1 and not a.skip_builds:
         lo, hi = sizes[-2], sizes[-1]
         print(f"\npeak RSS kg -j1: {figures['sizes'][hi]['kg-j1']['peak_mb']:.0f} MB at {hi} vs "
               f"{figures['sizes'][lo]['kg-j1']['peak_mb']:.0f} MB at {lo}: "

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Time every stored query on synthetic corpora: the embedded Oxigraph store at each size, rdflib in memory
-up to --rdflib-max records, in ONE run, and print seconds plus ratios against the smallest store run.
+"""Time every stored query on synthetic corpora in ONE run: the embedded Oxigraph store at each size and
+rdflib in memory up to --rdflib-max records; print seconds, rows, and ratios (store vs the smallest store
+run, rdflib vs the store at the same size). A query that runs past --timeout is stopped and reported.
 
-Usage: ``python bench/bench_queries.py [--sizes 1000,10000] [--rdflib-max 20000]``. Building the
-corpora (bench/synth.py, then the build pipeline without validation) is timed separately and not counted.
+    python bench/bench_queries.py --sizes 1000,10000,100000 --work /tmp/kg-bench
+
+Corpora come from bench/synth.py (the first N lines of the largest file in --work, or generated);
+graphs are built with ``kg build --validate none`` unless --work holds graph-N.nq (bench_build.py leaves
+them there). Building is not counted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -18,55 +24,115 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import synth  # noqa: E402
+from bench_build import corpus  # noqa: E402
 
-from kg.build import build_graph  # noqa: E402
-from kg.map.context import Context  # noqa: E402
 from kg.queries import bound_text, stored_queries  # noqa: E402
-from kg.store import build_disk_store, open_disk_store, query_oxigraph, query_rdflib, rdflib_dataset  # noqa: E402
+
+KG = str(Path(sys.executable).parent / "kg")
+WORKER = r"""
+import sys, time, json
+from pathlib import Path
+backend, source = sys.argv[1], sys.argv[2]
+if backend == "store":
+    from kg.store import open_disk_store, query_oxigraph
+    db = open_disk_store(Path(source))
+    run = lambda text: query_oxigraph(db, text)
+else:
+    from kg.api import read_graph_lines
+    from kg.store import query_rdflib, rdflib_dataset
+    ds = rdflib_dataset(read_graph_lines(Path(source)))
+    run = lambda text: query_rdflib(ds, text)
+print("ready", flush=True)
+for line in sys.stdin:
+    name, text = json.loads(line)
+    t = time.perf_counter()
+    rows = len(run(text).rows)
+    print(json.dumps([name, time.perf_counter() - t, rows]), flush=True)
+"""
+
+
+def timed(backend: str, source: Path, queries: dict[str, str], timeout: float) -> dict[str, tuple[float, int] | None]:
+    """Seconds and rows per query (None when it ran past ``timeout``), in worker processes that load the
+    source once and are replaced when a query has to be stopped."""
+    out: dict[str, tuple[float, int] | None] = {}
+    todo = list(queries.items())
+    while todo:
+        proc = subprocess.Popen([sys.executable, "-c", WORKER, backend, str(source)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        assert proc.stdout and proc.stdin
+        if proc.stdout.readline().strip() != "ready":
+            raise SystemExit(f"{backend} worker failed to load {source}")
+        while todo:
+            name, text = todo.pop(0)
+            proc.stdin.write(json.dumps([name, text]) + "\n")
+            proc.stdin.flush()
+            import selectors
+            sel = selectors.DefaultSelector()
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            if not sel.select(timeout):
+                proc.kill()
+                proc.wait()
+                out[name] = None
+                break
+            got = json.loads(proc.stdout.readline())
+            out[name] = (got[1], got[2])
+        else:
+            proc.stdin.close()
+            proc.wait()
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="1000,10000", help="comma-separated corpus sizes")
-    ap.add_argument("--rdflib-max", type=int, default=20000, help="largest size also timed on rdflib")
-    args = ap.parse_args(argv)
-    sizes = [int(x) for x in args.sizes.split(",")]
-    queries = stored_queries()
-    baseline: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in sizes:
-            corpus = Path(tmp) / f"s{n}.jsonl"
-            synth.main([str(n), str(corpus)])
-            t = time.perf_counter()
-            result = build_graph([str(corpus)], Context.create())
-            store_dir = Path(tmp) / f"store{n}"
-            build_disk_store(store_dir, "".join(result.lines).encode("utf-8"))
-            print(f"\n{n} records: {result.triples} triples, built in {time.perf_counter() - t:.1f} s (not counted)")
-            store = open_disk_store(store_dir)
-            ds = rdflib_dataset(result.lines) if n <= args.rdflib_max else None
-            total_ox = total_rdf = 0.0
-            for name, q in queries.items():
-                text = bound_text(q, {})
-                t = time.perf_counter()
-                rows = query_oxigraph(store, text).rows
-                ox_s = time.perf_counter() - t
-                total_ox += ox_s
-                line = f"  {name:40s} store {ox_s:7.3f} s  rows {len(rows):7d}"
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--rdflib-max", type=int, default=1000, help="largest size also timed on rdflib")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds a query may run")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/kg-bench"))
+    a = ap.parse_args(argv)
+    sizes = sorted(int(x) for x in a.sizes.split(","))
+    a.work.mkdir(parents=True, exist_ok=True)
+    data = corpus(a.work, sizes)
+    queries = {name: bound_text(q, {}) for name, q in stored_queries().items()}
+    base: dict[str, float] = {}
+    for n in sizes:
+        graph = a.work / f"graph-{n}.nq"
+        store = a.work / f"store-{n}"
+        t = time.perf_counter()
+        if not graph.exists():
+            home = a.work / f"q-{n}"
+            subprocess.run([KG, "build", str(data[n]), "--validate", "none", "-q"], check=True,
+                           env={**__import__("os").environ, "KG_HOME": str(home)})
+            shutil.move(str(home / "graph.nq"), graph)
+            shutil.rmtree(home, ignore_errors=True)
+        if not store.exists():
+            from kg.store import build_disk_store
+            scratch = a.work / f"scratch-{n}"
+            scratch.mkdir(exist_ok=True)
+            build_disk_store(store, graph, scratch)
+            shutil.rmtree(scratch, ignore_errors=True)
+        print(f"\n{n} records: graph and store ready in {time.perf_counter() - t:.0f} s (not counted)", flush=True)
+        ox = timed("store", store, queries, a.timeout)
+        rd = timed("rdflib", graph, queries, a.timeout) if n <= a.rdflib_max else {}
+        for name in queries:
+            got = ox[name]
+            line = f"  {name:40s} "
+            if got is None:
+                line += f"store > {a.timeout:.0f} s (stopped)"
+            else:
+                line += f"store {got[0]:8.3f} s  rows {got[1]:8d}"
                 if n == sizes[0]:
-                    baseline[name] = max(ox_s, 1e-6)
+                    base[name] = max(got[0], 1e-4)
+                elif name in base:
+                    line += f"  x{got[0] / base[name]:8.1f} vs {sizes[0]}"
+            if n <= a.rdflib_max:
+                r = rd.get(name)
+                if r is None:
+                    line += f"  rdflib > {a.timeout:.0f} s (stopped)"
                 else:
-                    line += f"  x{ox_s / baseline[name]:7.1f} vs {sizes[0]}"
-                if n <= args.rdflib_max:
-                    t = time.perf_counter()
-                    query_rdflib(ds, text)
-                    rd_s = time.perf_counter() - t
-                    total_rdf += rd_s
-                    line += f"  rdflib {rd_s:8.2f} s ({rd_s / max(ox_s, 1e-6):6.1f}x the store)"
-                print(line, flush=True)
-            print(f"  all {len(queries)} queries: store {total_ox:.2f} s"
-                  + (f", rdflib {total_rdf:.1f} s ({total_rdf / max(total_ox, 1e-6):.0f}x)" if n <= args.rdflib_max else ""))
-            del store
+                    line += f"  rdflib {r[0]:8.2f} s" + (f" ({r[0] / max(got[0], 1e-4):6.0f}x the store)" if got else "")
+            print(line, flush=True)
+        done = [v[0] for v in ox.values() if v]
+        print(f"  store: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all", flush=True)
     return 0
 
 
