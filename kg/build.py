@@ -41,6 +41,17 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def recorder(self, strict: bool, on_problem: Callable[[str, str], None] | None) -> Callable[[str, str], None]:
+        """``problem(level, line)``: note an error (a skipped record) or a warning, tell ``on_problem``,
+        and stop the build (StrictStop) when ``strict``."""
+        def problem(level: str, line: str) -> None:
+            (self.errors if level == "error" else self.warnings).append(line)
+            if on_problem:
+                on_problem(level, line)
+            if strict:
+                raise StrictStop(line)
+        return problem
+
 
 @dataclass
 class BuildResult:
@@ -78,13 +89,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     report = Report()
     best: dict[str, tuple[tuple[str, ...], Work, list[str]]] = {}
 
-    def problem(level: str, line: str) -> None:
-        (report.errors if level == "error" else report.warnings).append(line)
-        if on_problem:
-            on_problem(level, line)
-        if strict:
-            raise StrictStop(line)
-
+    problem = report.recorder(strict, on_problem)
     for item in iter_records(inputs):
         if isinstance(item, Ignored):
             report.notes.append(str(item))

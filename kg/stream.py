@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .build import Report, StrictStop, _rank, cited_triples, map_with_knowledge, shared_lines
+from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
 from .extsort import Sorter, merge_runs, write_run
 from .ids import name_key
@@ -176,13 +176,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     ctx = Context.create(ctx_args[0], tools=ctx_args[1], topics=ctx_args[2])
     scratch.mkdir(parents=True, exist_ok=True)
 
-    def problem(level: str, line: str) -> None:
-        (report.errors if level == "error" else report.warnings).append(line)
-        if on_problem:
-            on_problem(level, line)
-        if strict:
-            raise StrictStop(line)
-
+    problem = report.recorder(strict, on_problem)
     # pass 1: normalise, dedupe, collect reference features
     resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter)
     best: dict[str, tuple[tuple[str, ...], int, str]] = {}
