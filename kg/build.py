@@ -147,7 +147,6 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs = {ctx.minter.doi(d) for d in works}
     lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
-    tgraph = ctx.minter.node("graph", "tools")
     lines.update(shared_lines(ctx, used_tools, candidate_names, bool(works)))
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)

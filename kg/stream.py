@@ -226,7 +226,6 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     resolver.resolve(lambda info: knowledge.extend(
         f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)))
     resolver.close()
-    del inputs_iris
     if on_progress:
         on_progress("resolved", len(best))
     # pass 2: map the kept records
