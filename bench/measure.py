@@ -39,24 +39,23 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
-def _pss_kb(pid: int) -> int:
+def _field_kb(path: str, key: str) -> int:
+    """A ``Key:  N kB`` field of a /proc file, 0 when the process is gone."""
     try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(key):
                 return int(line.split()[1])
     except OSError:
         pass
     return 0
+
+
+def _pss_kb(pid: int) -> int:
+    return _field_kb(f"/proc/{pid}/smaps_rollup", "Pss:")
 
 
 def _rss_kb(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return _field_kb(f"/proc/{pid}/status", "VmRSS:")
 
 
 def tree_pss_kb(root: int) -> int:
