@@ -3,7 +3,8 @@
 Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``NAME TYPE [= DEFAULT] text``,
 TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
-at the start of the WHERE clause; the text of a value never becomes query syntax.
+at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
+syntax.
 """
 
 from __future__ import annotations
@@ -182,10 +183,16 @@ def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
     vars_ = " ".join(f"?{p.var}" for p in query.params)
     terms = " ".join(bind_term(p, values.get(p.name, p.default or "")) for p in query.params)
     block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
-    m = re.search(r"\bWHERE\s*\{", _mask(query.text), re.I)
-    if not m:
+    # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
+    # and every subquery (which cannot see the outer bindings) are restricted alike.
+    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", _mask(query.text), re.I)]
+    if not ends:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
-    return query.text[: m.end()] + block + query.text[m.end():]
+    out, last = [], 0
+    for end in ends:
+        out += [query.text[last:end], block]
+        last = end
+    return "".join(out) + query.text[last:]
 
 
 def _mask(text: str) -> str:
