@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import IO
 
@@ -32,6 +33,7 @@ ALIASES = {"ttl": "turtle", "jsonld": "json-ld", "ntriples": "nt", "n-triples": 
            "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "owl": "xml", "json": "json-ld"}
 QUAD_FORMATS = ("nquads", "trig")
 _PN_LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_PN_LOCAL_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")  # fullmatch(iri, start)
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.]*$")
 _UNESC = re.compile(r'\\(["\\nrtbf]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})')
 _UNESC_MAP = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
@@ -90,30 +92,39 @@ def _unescape(m: re.Match[str]) -> str:
     return chr(int(c[1:], 16))
 
 
+class _Memo(dict[str, str]):
+    """A bounded memo whose hits are a plain dict lookup (emptied when it reaches 65,536 entries)."""
+
+    def __init__(self, compute: Callable[[str], str]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: str) -> str:
+        if len(self) >= 1 << 16:
+            self.clear()
+        value = self[key] = self.compute(key)
+        return value
+
+
 class Prefixer:
     """Compacts IRIs with the project's prefixes (longest namespace first)."""
 
     def __init__(self, prefixes: dict[str, str] = PREFIXES) -> None:
         self.prefixes = dict(sorted(prefixes.items()))
-        self._by_len = sorted(prefixes.items(), key=lambda kv: -len(kv[1]))
-        self._terms: dict[str, str] = {}  # token -> Turtle term: predicates and datatypes repeat endlessly
+        if any(not ns.endswith(("/", "#")) for ns in prefixes.values()):
+            raise ValueError("every namespace must end with '/' or '#'")
+        self._by_ns = {ns: prefix for prefix, ns in self.prefixes.items()}
+        self._terms = _Memo(self._turtle_term)  # token -> Turtle term: predicates and datatypes repeat endlessly
+        self.turtle_term: Callable[[str], str] = self._terms.__getitem__
 
     def curie(self, iri: str) -> str | None:
-        for prefix, ns in self._by_len:
-            if iri.startswith(ns):
-                local = iri[len(ns):]
-                if _PN_LOCAL.match(local):
-                    return f"{prefix}:{local}"
-                return None
+        # A local name never holds '/' or '#' and every namespace ends with one of them, so the only
+        # namespace that can compact an IRI is the IRI up to its last '/' or '#': one dict lookup.
+        cut = max(iri.rfind("/"), iri.rfind("#")) + 1
+        prefix = self._by_ns.get(iri[:cut]) if cut else None
+        if prefix is not None and _PN_LOCAL_AT.fullmatch(iri, cut):
+            return f"{prefix}:{iri[cut:]}"
         return None
-
-    def turtle_term(self, token: str) -> str:
-        done = self._terms.get(token)
-        if done is None:
-            if len(self._terms) >= 1 << 16:
-                self._terms.clear()
-            done = self._terms[token] = self._turtle_term(token)
-        return done
 
     def _turtle_term(self, token: str) -> str:
         if token.startswith("<"):
@@ -151,15 +162,20 @@ def write_ntriples(lines: Iterable[str], fh: IO[str]) -> None:
 
 
 def _turtle_body(triples: Iterable[tuple[str, str, str]], px: Prefixer, indent: str = "") -> Iterator[str]:
-    for s, group in groupby(triples, key=lambda t: t[0]):
-        items = list(group)
-        items.sort(key=lambda t: (t[1] != RDF_TYPE, t[1], t[2]))
+    """Subject blocks of sorted, unique triples: ``rdf:type`` first, then predicates and objects in
+    their sorted order (sorted lines sort by predicate, then object, within a subject)."""
+    term = px.turtle_term
+    obj_sep = f",\n{indent}        "
+    sep = f" ;\n{indent}    "
+    for s, group in groupby(triples, key=itemgetter(0)):
         parts = []
-        for p, pg in groupby(items, key=lambda t: t[1]):
-            objs = f",\n{indent}        ".join(px.turtle_term(t[2]) for t in pg)
-            parts.append(f"{'a' if p == RDF_TYPE else px.turtle_term(p)} {objs}")
-        sep = f" ;\n{indent}    "
-        yield f"{indent}{px.turtle_term(s)}\n{indent}    {sep.join(parts)} .\n\n"
+        for p, pg in groupby(group, key=itemgetter(1)):
+            objs = obj_sep.join([term(t[2]) for t in pg])
+            if p == RDF_TYPE:
+                parts.insert(0, f"a {objs}")
+            else:
+                parts.append(f"{term(p)} {objs}")
+        yield f"{indent}{term(s)}\n{indent}    {sep.join(parts)} .\n\n"
 
 
 def _prefix_header(px: Prefixer, used: set[str]) -> str:
@@ -173,16 +189,34 @@ class _Body:
 
     def __init__(self, px: Prefixer, mark: str = "{}:") -> None:
         self.px, self.mark = px, mark
-        self.used: set[str] = set()
+        self._used: set[str] = set()
+        self.buffer: list[str] = []
+        self.size = 0
         self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
 
     def write(self, chunk: str) -> None:
+        self.buffer.append(chunk)
+        self.size += len(chunk)
+        if self.size >= 1 << 20:
+            self.flush()
+
+    @property
+    def used(self) -> set[str]:
+        """The prefixes the body written so far uses."""
+        self.flush()
+        return self._used
+
+    def flush(self) -> None:
+        """Chunks are whole statements, so no prefix is split between two flushed blocks."""
+        block = "".join(self.buffer)
+        self.buffer, self.size = [], 0
         for p in self.px.prefixes:
-            if p not in self.used and self.mark.format(p) in chunk:
-                self.used.add(p)
-        self.file.write(chunk)
+            if p not in self._used and self.mark.format(p) in block:
+                self._used.add(p)
+        self.file.write(block)
 
     def copy_to(self, fh: IO[str]) -> None:
+        self.flush()
         self.file.seek(0)
         while block := self.file.read(1 << 20):
             fh.write(block)
