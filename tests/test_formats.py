@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rdflib import Dataset, Graph
 from rdflib.compare import isomorphic
 
@@ -118,3 +120,21 @@ def test_vocabulary_check_passes_on_seeds_and_samples(tmp_path: Path, corpus: li
 
 def test_no_blank_nodes_in_mapped_data(corpus: list[str]) -> None:
     assert not any(line.startswith("_:") or " _:" in line.split('"', 1)[0] for line in corpus)
+
+
+def _curie_by_longest_namespace(px: export.Prefixer, iri: str) -> str | None:
+    """The definition: the longest namespace that starts the IRI, if the rest is a valid local name."""
+    for prefix, ns in sorted(px.prefixes.items(), key=lambda kv: -len(kv[1])):
+        if iri.startswith(ns):
+            local = iri[len(ns):]
+            return f"{prefix}:{local}" if export._PN_LOCAL.match(local) else None
+    return None
+
+
+@given(st.sampled_from(sorted(export.PREFIXES.values()) + ["https://doi.org/", "http://example.org/a#", ""]),
+       st.text(alphabet="abcXYZ019_-./#:%", max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_curie_is_the_longest_namespace_with_a_valid_local_name(ns: str, local: str) -> None:
+    """The one-lookup ``curie`` agrees with the longest-namespace definition on any IRI."""
+    px = export.Prefixer()
+    assert px.curie(ns + local) == _curie_by_longest_namespace(px, ns + local)
