@@ -44,7 +44,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kg.cli import main
-from kg.queries import PARAM_TYPES, stored_queries
+from kg.queries import PARAM_TYPES, bound_text, stored_queries
 
 from conftest import ROOT, SEEDS
 
@@ -837,3 +837,20 @@ def test_shared_authors_are_not_repeated(shared_author_ws: Seed, name: str) -> N
     memory = shared_author_ws.ok("query", name, "-f", "csv")
     assert len(memory.splitlines()) == len(set(memory.splitlines()))
     assert memory == shared_author_ws.ok("query", name, "-f", "csv", "--engine", "rdflib")
+
+
+def test_parameters_reach_subqueries(seed: Seed) -> None:
+    """bibliographic-coupling counts in subqueries: its parameters must restrict them too. With
+    min-shared=1 the pairs that share a single cited work come back (the 18 rows of the old default);
+    max-citing=1 leaves no cited work that two works share, hence no pair."""
+    q = stored_queries()["bibliographic-coupling"]
+    assert bound_text(q, {}).count("VALUES (?min_shared ?max_citing)") == q.text.count("WHERE {") == 11
+    default = seed("query", "bibliographic-coupling", "-f", "csv")
+    loose = seed("query", "bibliographic-coupling", "-p", "min-shared=1", "-p", "max-citing=50", "-f", "csv")
+    none = seed("query", "bibliographic-coupling", "-p", "max-citing=1", "-f", "csv")
+    assert default.exit_code == loose.exit_code == none.exit_code == 0
+    rows = lambda r: r.stdout.splitlines()[1:]  # noqa: E731
+    assert len(rows(default)) == 16 and len(rows(loose)) == 18
+    assert set(rows(default)) < set(rows(loose))
+    assert {r.split(",")[2] for r in rows(loose)} - {r.split(",")[2] for r in rows(default)} == {"1"}
+    assert rows(none) == []
