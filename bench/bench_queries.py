@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import selectors
 import shutil
 import subprocess
 import sys
@@ -66,7 +68,6 @@ def timed(backend: str, source: Path, queries: dict[str, str], timeout: float) -
             name, text = todo.pop(0)
             proc.stdin.write(json.dumps([name, text]) + "\n")
             proc.stdin.flush()
-            import selectors
             sel = selectors.DefaultSelector()
             sel.register(proc.stdout, selectors.EVENT_READ)
             if not sel.select(timeout):
@@ -102,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         if not graph.exists():
             home = a.work / f"q-{n}"
             subprocess.run([KG, "build", str(data[n]), "--validate", "none", "-q"], check=True,
-                           env={**__import__("os").environ, "KG_HOME": str(home)})
+                           env={**os.environ, "KG_HOME": str(home)})
             shutil.move(str(home / "graph.nq"), graph)
             shutil.rmtree(home, ignore_errors=True)
         if not store.exists():
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                 if r is None:
                     line += f"  rdflib > {rd_timeout:.0f} s (stopped)"
                 else:
-                    line += f"  rdflib {r[0]:8.2f} s" + (f" ({r[0] / max(got[0], 1e-4):6.0f}x the store)" if got else "")
+                    line += f"  rdflib {r[0]:8.2f} s" + (f" ({r[0] / max(got[0], 1e-4):6.1f}x the store)" if got else "")
             print(line, flush=True)
         done = [v[0] for v in ox.values() if v]
         print(f"  store: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all", flush=True)

@@ -26,7 +26,6 @@ import http.server
 import io
 import itertools
 import json
-import os
 import shutil
 import socket
 import subprocess

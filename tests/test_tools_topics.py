@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.build import build_graph
 from kg.cli import main
-from kg.map.context import Context
 from kg.model import Reference
 from kg.refs.parse import parse_reference
 from kg.refs.tools import Catalogue
-from kg.topics import classify, concepts
+from kg.topics import concepts
 
 CAT = Catalogue.load()
 
