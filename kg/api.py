@@ -23,7 +23,7 @@ from .store import build_disk_store, load_store, open_disk_store, query_endpoint
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
 SHARD_ABOVE = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
-SHARD_RECORDS = 10  # records per validation shard: small shards keep each worker small
+SHARD_RECORDS = 100  # records per validation shard: a shard costs its shared lines once; 100 keeps workers small
 
 
 def workspace() -> Path:
@@ -198,7 +198,7 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
         load_shapes(shapes)  # fail early and clearly on bad shapes
         base = Minter(DEFAULT_BASE)
         shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
-        return validate_sharded(sorted(lines), shapes, shared, shard_size=50, jobs=jobs)
+        return validate_sharded(sorted(lines), shapes, shared, shard_size=SHARD_RECORDS, jobs=jobs)
     return validate_lines(sorted(lines), shapes, engine)
 
 

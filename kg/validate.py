@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +22,7 @@ from rdflib.namespace import RDF, SH
 
 from .errors import InputError
 if TYPE_CHECKING:
+    from .validate_core import Hit
     from .validate_sparql import RawResult
 from .resources import shapes_dir
 
@@ -45,7 +46,14 @@ class Result:
 class Report:
     conforms: bool
     results: list[Result]
-    graph: Graph = field(repr=False)
+    _graph: "Graph | Callable[[], Graph]" = field(repr=False)
+
+    @property
+    def graph(self) -> Graph:
+        """The report as pySHACL's report graph (built when first asked for)."""
+        if not isinstance(self._graph, Graph):
+            self._graph = self._graph()
+        return self._graph
 
     def count(self, severity: str) -> int:
         return sum(1 for r in self.results if r.severity == severity)
@@ -145,18 +153,20 @@ def _parsed_query_cache() -> Iterator[None]:
 ENGINE_ENV = "KG_SHACL_ENGINE"  # fast (default), pyshacl (the reference), or both (compare; tests)
 
 
-def validate(data: Graph, shapes: Graph, lines: list[str] | None = None, engine: str | None = None) -> Report:
-    """Validate ``data`` (the union graph; ``lines`` its canonical N-Quads, when at hand).
+def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, engine: str | None = None,
+             only: set[URIRef] | None = None) -> Report:
+    """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
-    The default engine runs the SHACL-SPARQL constraints it can on Oxigraph and the rest with pySHACL;
-    ``engine="pyshacl"`` runs everything with pySHACL, the reference; ``both`` runs both and fails unless
-    their results are identical."""
+    The default engine evaluates the shapes it compiles (``kg.validate_core``) on dictionaries, the SHACL-SPARQL
+    constraints it can on Oxigraph, and the rest with pySHACL; ``engine="pyshacl"`` runs everything with pySHACL,
+    the reference; ``both`` runs both and fails unless their results are identical. ``only`` restricts the
+    focus nodes (IRIs), as pySHACL's ``focus_nodes`` option does."""
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
     if engine == "pyshacl":
-        return _validate_pyshacl(data, shapes)
-    fast = _validate_fast(data, shapes, lines)
+        return _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
+    fast = _validate_fast(data, shapes, lines, only)
     if engine == "both":
-        reference = _validate_pyshacl(data, shapes)
+        reference = _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
         if fast.results != reference.results or fast.conforms != reference.conforms:
             raise AssertionError(f"validation engines differ: fast {len(fast.results)} results, "
                                  f"pySHACL {len(reference.results)}: "
@@ -164,32 +174,98 @@ def validate(data: Graph, shapes: Graph, lines: list[str] | None = None, engine:
     return fast
 
 
-def _validate_pyshacl(data: Graph, shapes: Graph) -> Report:
+def _validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = None) -> Report:
     """Run pySHACL (no inference; the graph states its classes) and collect the results."""
     with _parsed_query_cache():
         conforms, report, _text_report = pyshacl.validate(
             data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
-        )
-    return Report(bool(conforms), _ordered(_collect(report, shapes)), report)
-
-
-def _validate_fast(data: Graph, shapes: Graph, lines: list[str] | None) -> Report:
-    from . import validate_sparql
-    core, checks = validate_sparql.split(shapes)
-    with _parsed_query_cache():
-        conforms, report, _text_report = pyshacl.validate(
-            data, shacl_graph=core, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
-            inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
+            focus_nodes=sorted(only) if only is not None else None,
         )
     results = _collect(report, shapes)
+    if only is not None:
+        wanted = {str(f) for f in only}
+        results = [r for r in results if r.focus in wanted]
+        conforms = not results
+    return Report(bool(conforms), _ordered(results), report)
+
+
+def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
+                   only: set[URIRef] | None = None) -> Report:
+    from . import validate_core, validate_sparql
+    core, checks = validate_sparql.split(shapes)
+    native = validate_core.compiled(core)
+    conforms, results, report = True, [], Graph()
+    if native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
+        if data is None:
+            data = data_graph(lines or [])
+        with _parsed_query_cache():
+            conforms, report, _text_report = pyshacl.validate(
+                data, shacl_graph=native.rest, inference="none", advanced=True, allow_warnings=False,
+                abort_on_first=False, focus_nodes=sorted(only) if only is not None else None,
+                inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
+            )
+        results = _collect(report, shapes)
+    triples = iter(data) if data is not None else validate_core.line_triples(lines or [])
+    hits = native.run(native.data(triples, data), only)
+    results.extend(_core_result(core, shapes, hit) for hit in hits)
+    conforms = conforms and not hits
+    raw = []
     if checks:
         store, literals = (validate_sparql.store_of(lines) if lines is not None
                            else validate_sparql.store_of(graph=data))
-        for r in validate_sparql.run(store, checks, literals):
-            results.append(_sparql_result(report, r))
+        raw = validate_sparql.run(store, checks, literals, {str(f) for f in only} if only is not None else None)
+        results.extend(_sparql_result(core, r) for r in raw)
+        conforms = conforms and not raw
+    if only is not None:
+        wanted = {str(f) for f in only}
+        results = [r for r in results if r.focus in wanted]
+        hits = [h for h in hits if str(h.focus) in wanted]
+        raw = [r for r in raw if str(r.focus) in wanted]
+        conforms = not results
+
+    def graph() -> Graph:
+        if (None, RDF.type, SH.ValidationReport) not in report:
+            root = BNode()
+            report.add((root, RDF.type, SH.ValidationReport))
+            report.add((root, SH.conforms, Literal(True)))
+        for hit in hits:
+            _add_core_to_report(report, hit)
+        for r in raw:
             _add_to_report(report, r)
-            conforms = False
-    return Report(bool(conforms), _ordered(results), report)
+        return report
+    return Report(bool(conforms), _ordered(results), graph)
+
+
+def _core_result(core: Graph, shapes: Graph, hit: "Hit") -> Result:
+    owner = _owner(shapes, hit.shape)
+    return Result(
+        severity=NAMES.get(hit.severity, str(hit.severity)),
+        shape=str(owner) if isinstance(owner, URIRef) else _text(owner) or "",
+        focus=_text(hit.focus) or "",
+        path=_path_text(core, hit.path),
+        value=_text(hit.value),
+        message=hit.message,
+        constraint=str(hit.component),
+    )
+
+
+def _add_core_to_report(report: Graph, hit: "Hit") -> None:
+    """Record a result of the compiled engine in the report graph, as pySHACL would."""
+    node = BNode()
+    root = next(report.subjects(RDF.type, SH.ValidationReport), None)
+    if root is not None:
+        report.add((root, SH.result, node))
+        report.set((root, SH.conforms, Literal(False)))
+    report.add((node, RDF.type, SH.ValidationResult))
+    report.add((node, SH.sourceConstraintComponent, hit.component))
+    report.add((node, SH.sourceShape, hit.shape))
+    report.add((node, SH.resultSeverity, hit.severity))
+    report.add((node, SH.focusNode, hit.focus))
+    if hit.value is not None:
+        report.add((node, SH.value, hit.value))
+    if hit.path is not None:
+        report.add((node, SH.resultPath, hit.path))
+    report.add((node, SH.resultMessage, Literal(hit.message)))
 
 
 def _add_to_report(report: Graph, r: "RawResult") -> None:
@@ -305,24 +381,8 @@ def _terms(line: str) -> tuple[str, str, str]:
 def _validate_lines(args: tuple[list[str], Graph | None, list[str] | None]) -> list[Result]:
     lines, shapes, focus = args
     shapes = shapes if shapes is not None else load_shapes()
-    g = data_graph(lines)
-    if focus is None:
-        return validate(g, shapes, lines).results
-    if os.environ.get(ENGINE_ENV, "fast") != "pyshacl":
-        from . import validate_sparql
-        core, checks = validate_sparql.split(shapes)
-        with _parsed_query_cache():
-            _conforms, report, _t = pyshacl.validate(
-                g, shacl_graph=core, inference="none", advanced=True, abort_on_first=False, inplace=True,
-                focus_nodes=[URIRef(f) for f in focus])
-        results = _collect(report, shapes) + [
-            _sparql_result(report, r) for r in validate_sparql.run(validate_sparql.store_of(lines)[0], checks)]
-        return [r for r in results if r.focus in set(focus)]
-    with _parsed_query_cache():
-        _conforms, report, _t = pyshacl.validate(
-            g, shacl_graph=shapes, inference="none", advanced=True, abort_on_first=False,
-            focus_nodes=[URIRef(f) for f in focus])
-    return [r for r in _collect(report, shapes) if r.focus in set(focus)]
+    only = {URIRef(f) for f in focus} if focus is not None else None
+    return validate(None, shapes, lines, only=only).results
 
 
 def _validate_sharded_task(args: tuple[list[str], Path | None, list[str] | None],

@@ -157,13 +157,17 @@ class RawResult:
     message: str
 
 
-def run(store: ox.Store, checks: list[Check], literals: dict | None = None) -> list[RawResult]:
+def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
+        only: set[str] | None = None) -> list[RawResult]:
     """Every result of ``checks`` on the triples of ``store`` (default graph); ``literals`` maps literals
-    back to the rdflib terms of the data graph they came from (see ``store_of``)."""
+    back to the rdflib terms of the data graph they came from (see ``store_of``); ``only`` restricts the
+    focus nodes to these IRIs."""
     out: list[RawResult] = []
     this = ox.Variable("this")
     for check in checks:
         for f in _focus_nodes(store, check.targets):
+            if only is not None and not (isinstance(f, ox.NamedNode) and f.value in only):
+                continue
             rf = _rdflib(f, literals)
             seen: list[tuple] = []
             solutions = store.query(check.query, substitutions={this: f})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,12 @@ CHECK_VOCAB = SHARED / "tools" / "check_vocab.py"
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--regen-golden", action="store_true", help="rewrite tests/golden/*/expected.nt from the current code")
     parser.addoption("--runslow", action="store_true", help="also run tests marked slow (large corpora)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Every validation the suite runs (in process, in workers and in CLI subprocesses) goes through both SHACL
+    # engines, the compiled one and pySHACL, and fails unless their reports are identical.
+    os.environ.setdefault("KG_SHACL_ENGINE", "both")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
