@@ -160,7 +160,9 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
     The default engine evaluates the shapes it compiles (``kg.validate_core``) on dictionaries, the SHACL-SPARQL
     constraints it can on Oxigraph, and the rest with pySHACL; ``engine="pyshacl"`` runs everything with pySHACL,
     the reference; ``both`` runs both and fails unless their results are identical. ``only`` restricts the
-    focus nodes (IRIs), as pySHACL's ``focus_nodes`` option does."""
+    focus nodes (IRIs) whose results are kept: the same results as the whole graph's for them. (Not pySHACL's
+    ``focus_nodes`` option: with it, pySHACL also skips nested shapes, such as sh:node's, on every other node,
+    which then conform whatever they hold.)"""
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
     if engine == "pyshacl":
         return _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
@@ -176,10 +178,11 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
 
 def _validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = None) -> Report:
     """Run pySHACL (no inference; the graph states its classes) and collect the results."""
+    from pyshacl.rdfutil.stringify import stringify_blank_node
+    stringify_blank_node.dict_cache.clear()  # keyed by id(graph): a new graph may reuse a freed one's id
     with _parsed_query_cache():
         conforms, report, _text_report = pyshacl.validate(
             data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
-            focus_nodes=sorted(only) if only is not None else None,
         )
     results = _collect(report, shapes)
     if only is not None:
@@ -193,7 +196,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
                    only: set[URIRef] | None = None) -> Report:
     from . import validate_core, validate_sparql
     core, checks = validate_sparql.split(shapes)
-    native = validate_core.compiled(core)
+    native = validate_core.compiled(core, shapes)
     conforms, results, report = True, [], Graph()
     if native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
         if data is None:
@@ -201,7 +204,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
         with _parsed_query_cache():
             conforms, report, _text_report = pyshacl.validate(
                 data, shacl_graph=native.rest, inference="none", advanced=True, allow_warnings=False,
-                abort_on_first=False, focus_nodes=sorted(only) if only is not None else None,
+                abort_on_first=False,
                 inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
             )
         results = _collect(report, shapes)

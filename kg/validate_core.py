@@ -117,6 +117,21 @@ class Data:
                 got.update(self.out.get(focus, {}).get(pred, ()))
         return got
 
+    def closure(self, node: object) -> Graph:
+        """An rdflib graph of what the data says about a blank node, and about the blank nodes it reaches."""
+        g, todo, seen = Graph(), [node], set()
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            for p, objects in self.out.get(n, {}).items():
+                for o in objects:
+                    g.add((n, p, o))
+                    if isinstance(o, BNode):
+                        todo.append(o)
+        return g
+
     def ns_graph(self) -> Graph:
         if self.namespaces is None:
             self.namespaces = Graph()  # a fresh graph's prefixes: what data_graph() gives pySHACL
@@ -148,8 +163,10 @@ class Shape:
 class Compiled:
     """The shapes of one shapes graph this module evaluates, and the graph left for pySHACL."""
 
-    def __init__(self, shapes: Graph) -> None:
-        self.shapes = shapes
+    def __init__(self, core: Graph, source: Graph | None = None) -> None:
+        # parameters are read from the shapes graph pySHACL is given (``source``): the order of a parameter's
+        # values (sh:class, sh:in ...) in its generic messages is that graph's order
+        shapes = self.shapes = source if source is not None else core
         self._cache: dict = {}
         self.roots: list[Shape] = []
         kept: set = set()
@@ -160,15 +177,15 @@ class Compiled:
                 shape = self._shape(node, ())
             except Unsupported:
                 continue
-            if any(p == SH.sparql for p in shapes.predicates(node)):
+            if (node, SH.sparql, None) in core:
                 continue  # a SPARQL constraint pySHACL still runs: it keeps the whole shape
             shape.targets = [(t, o) for t in _TARGETS for o in sorted(shapes.objects(node, t))]
             self.roots.append(shape)
             kept.add(node)
         self.rest = Graph()
-        for prefix, ns in shapes.namespaces():
+        for prefix, ns in core.namespaces():
             self.rest.bind(prefix, ns, override=True)
-        for t in shapes:
+        for t in core:
             if not (t[0] in kept and t[1] in _TARGETS):
                 self.rest.add(t)
         self.rest_has_targets = any((None, t, None) in self.rest for t in _TARGETS) or \
@@ -287,11 +304,11 @@ class Compiled:
                 if not isinstance(bounds[0], Literal):
                     raise Unsupported("bound")
                 add((comp, _range(bounds[0], op), _fixed(text, bounds[0], self)))
-        for ref in g.objects(node, SH.node):
+        refs = list(g.objects(node, SH.node))
+        for ref in refs:
             sub = self._shape(ref, stack)
             shape._nested.append(sub)  # type: ignore[attr-defined]
-            add((C.NodeConstraintComponent, _node(self, sub), _fixed("Value does not conform to Shape {}.", ref, self)),
-                sub)
+            add((C.NodeConstraintComponent, _node(self, sub), _msg_node(refs, self)), sub)
         nots = list(g.objects(node, SH["not"]))
         if nots:
             subs = [self._shape(n, stack) for n in nots]
@@ -368,14 +385,15 @@ class Compiled:
         return found
 
     def run(self, data: Data, only: set | None = None) -> list[Hit]:
-        """Every result of the compiled shapes on ``data`` (on the focus nodes in ``only``, if given:
-        IRIs only, as pySHACL's focus_nodes option)."""
+        """Every result of the compiled shapes on ``data``; with ``only``, those whose focus node is one of
+        these IRIs (the whole graph's results for them: sh:node reports its shape's results on a value node
+        while validating another focus node)."""
         hits: list[Hit] = []
         for shape in self.roots:
             for focus in self.focus_nodes(data, shape):
-                if only is not None and not (isinstance(focus, URIRef) and focus in only):
-                    continue
                 hits.extend(self.evaluate(data, shape, focus))
+        if only is not None:
+            hits = [h for h in hits if isinstance(h.focus, URIRef) and h.focus in only]
         return hits
 
     def data(self, triples: Iterable[tuple], namespaces: Graph | None = None) -> Data:
@@ -403,11 +421,12 @@ def line_triples(lines: Iterable[str]) -> Iterable[tuple]:
 _COMPILED: "weakref.WeakKeyDictionary[Graph, Compiled]" = weakref.WeakKeyDictionary()
 
 
-def compiled(shapes: Graph) -> Compiled:
-    """The compiled shapes of a shapes graph (cached per graph)."""
-    found = _COMPILED.get(shapes)
+def compiled(core: Graph, source: Graph | None = None) -> Compiled:
+    """The compiled shapes of a shapes graph (``core``: without the constraints run elsewhere; ``source``:
+    the whole shapes graph it comes from), cached per graph."""
+    found = _COMPILED.get(core)
     if found is None:
-        found = _COMPILED[shapes] = Compiled(shapes)
+        found = _COMPILED[core] = Compiled(core, source)
     return found
 
 
@@ -564,8 +583,14 @@ def _s(graph: Graph, node: object) -> str:
 
 
 def _d(data: Data, node: object) -> str:
+    """A data-graph node as pySHACL writes it in messages (a blank node with what the graph says about it)."""
+    from pyshacl.rdfutil.stringify import stringify_blank_node
+    graph = data.namespaces
+    if graph is None:
+        graph = data.closure(node) if isinstance(node, BNode) else data.ns_graph()
+    stringify_blank_node.dict_cache.clear()  # pySHACL caches by id(graph), which a later graph may reuse
     try:
-        return _s(data.ns_graph(), node)
+        return _s(graph, node)
     except (LookupError, ValueError):
         return str(node)
 
@@ -577,14 +602,14 @@ def _fixed(text: str, arg: object, engine: Compiled) -> Callable[..., str]:
 def _msg_min_count(n: Literal, shape: Shape, engine: Compiled) -> Callable[..., str]:
     if shape.path is not None:
         return lambda data, focus, value: f"Less than {n.value} values on {_d(data, focus)}->{_s(engine.shapes, shape.path.node)}"
-    return lambda data, focus, value: f"Less than {n.value} values on {_s(data.ns_graph(), focus)}"
+    return lambda data, focus, value: f"Less than {n.value} values on {_d(data, focus)}"
 
 
 def _msg_max_count(n: Literal, shape: Shape, engine: Compiled) -> Callable[..., str]:
     if shape.path is not None:
-        return lambda data, focus, value: (f"More than {n.value} values on {_s(data.ns_graph(), focus)}->"
+        return lambda data, focus, value: (f"More than {n.value} values on {_d(data, focus)}->"
                                            f"{_s(engine.shapes, shape.path.node)}")
-    return lambda data, focus, value: f"More than {n.value} values on {_s(data.ns_graph(), focus)}"
+    return lambda data, focus, value: f"More than {n.value} values on {_d(data, focus)}"
 
 
 def _msg_class(classes: list, engine: Compiled) -> Callable[..., str]:
@@ -595,16 +620,19 @@ def _msg_class(classes: list, engine: Compiled) -> Callable[..., str]:
 
 
 def _msg_in(vals: list, engine: Compiled) -> Callable[..., str]:
-    listed = [_s(engine.shapes, v) for v in vals]
-    return lambda data, focus, value: f"Value {_s(data.ns_graph(), value)} not in list {listed}"
+    in_vals: set = set()
+    for v in vals:  # pySHACL lists its set of values: the same set, built in the same order, iterates alike
+        in_vals.add(v)
+    listed = [_s(engine.shapes, v) for v in in_vals]
+    return lambda data, focus, value: f"Value {_d(data, value)} not in list {listed}"
 
 
 def _msg_has_value(vals: list, shape: Shape, engine: Compiled) -> Callable[..., str]:
     the_set = [_s(engine.shapes, v) for v in vals]
     if shape.path is not None:
-        return lambda data, focus, value: (f"Node {_s(data.ns_graph(), focus)}->{_s(engine.shapes, shape.path.node)} "
+        return lambda data, focus, value: (f"Node {_d(data, focus)}->{_s(engine.shapes, shape.path.node)} "
                                            f"does not contain a value in the set: {the_set}")
-    return lambda data, focus, value: f"Node {_s(data.ns_graph(), focus)} value is not a in the set of values: {the_set}"
+    return lambda data, focus, value: f"Node {_d(data, focus)} value is not a in the set of values: {the_set}"
 
 
 def _msg_pattern(patterns: list) -> Callable[..., str]:
@@ -612,6 +640,15 @@ def _msg_pattern(patterns: list) -> Callable[..., str]:
         text = f"Value does not match pattern '{patterns[0].value}'"
     else:
         text = "Value does not match every pattern in ('{}')".format("', '".join(str(p.value) for p in patterns))
+    return lambda data, focus, value: text
+
+
+def _msg_node(refs: list, engine: Compiled) -> Callable[..., str]:
+    if len(refs) < 2:
+        text = f"Value does not conform to Shape {_s(engine.shapes, refs[0])}."
+    else:
+        text = "Value must conform to every Shape in ('{}').".format("', '".join(_s(engine.shapes, r) for r in refs))
+    text += " See details for more information."
     return lambda data, focus, value: text
 
 

@@ -1,0 +1,101 @@
+"""The compiled SHACL Core engine (kg.validate_core) against pySHACL, the reference, on random graphs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import SH
+
+from kg import validate_core, validate_sparql
+from kg.validate import _validate_fast, _validate_pyshacl, load_shapes
+
+EX = Namespace("http://example.org/")
+SHAPES_FILE = Path(__file__).parent / "data" / "shacl-core" / "shapes.ttl"
+SHAPES = Graph().parse(SHAPES_FILE)
+
+NODES = [EX[f"node{i}"] for i in range(4)] + [BNode("b0")]
+VALUES = {
+    RDF.type: [EX.Thing, EX.Sub, EX.A, EX.B],
+    EX.name: [Literal("abc"), Literal("1x"), Literal("Abc", lang="en"), Literal(5), EX.node1],
+    EX.size: [Literal(-1), Literal(3), Literal(12), Literal("3"), Literal("x", datatype=XSD.integer)],
+    EX.weight: [Literal(0), Literal(5.5), Literal(6), Literal("heavy")],
+    EX.kind: [Literal("small"), Literal("huge"), EX.Special],
+    EX.link: NODES,
+    EX.other: NODES,
+    EX.status: [Literal("ok"), Literal("broken")],
+    EX.date: [Literal("2024-02-03", datatype=XSD.date), Literal("2024", datatype=XSD.gYear),
+              Literal("2024-02-30", datatype=XSD.date), Literal("2024")],
+    EX.label: [Literal("x", lang="en"), Literal("y", lang="fr")],
+}
+TRIPLES = [(s, p, o) for s in NODES for p, os in VALUES.items() for o in os] + [(EX.Sub, RDFS.subClassOf, EX.Thing)]
+
+
+def graph_of(triples: set) -> Graph:
+    g = Graph()
+    for t in triples:
+        g.add(t)
+    return g
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sets(st.sampled_from(TRIPLES), min_size=1, max_size=30))
+def test_same_report_as_pyshacl(triples: set) -> None:
+    data = graph_of(triples)
+    fast = _validate_fast(data, SHAPES, None)
+    reference = _validate_pyshacl(graph_of(triples), SHAPES)
+    assert fast.results == reference.results
+    assert fast.conforms == reference.conforms
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.sampled_from(TRIPLES), min_size=1, max_size=30), st.sets(st.sampled_from(NODES[:4]), min_size=1))
+def test_same_report_as_pyshacl_on_chosen_focus_nodes(triples: set, focus: set) -> None:
+    fast = _validate_fast(graph_of(triples), SHAPES, None, only=set(focus))
+    reference = _validate_pyshacl(graph_of(triples), SHAPES, only=set(focus))
+    assert fast.results == reference.results
+
+
+def test_every_component_fires_somewhere() -> None:
+    """The random graphs can reach every compiled component (else the comparison proves little)."""
+    graphs = [set(TRIPLES), {(NODES[0], RDF.type, EX.Thing)},
+              {(NODES[0], RDF.type, EX.Thing), (NODES[0], EX.link, NODES[1]), (NODES[1], EX.link, NODES[2])}]
+    components = {r.constraint.removeprefix(str(SH)) for g in graphs for r in _validate_fast(graph_of(g), SHAPES, None).results}
+    assert {"MinCountConstraintComponent", "MaxCountConstraintComponent", "ClassConstraintComponent",
+            "DatatypeConstraintComponent", "NodeKindConstraintComponent", "InConstraintComponent",
+            "HasValueConstraintComponent", "PatternConstraintComponent", "MinInclusiveConstraintComponent",
+            "MaxInclusiveConstraintComponent", "MinExclusiveConstraintComponent", "MaxExclusiveConstraintComponent",
+            "NodeConstraintComponent", "NotConstraintComponent", "AndConstraintComponent", "OrConstraintComponent",
+            "QualifiedMinCountConstraintComponent", "QualifiedMaxCountConstraintComponent",
+            "LanguageInConstraintComponent"} <= components
+
+
+def test_unknown_parameters_stay_with_pyshacl() -> None:
+    compiled = validate_core.compiled(SHAPES)
+    assert sorted(str(s.node) for s in compiled.roots) == [str(EX[n]) for n in
+                                                           ("LinkedShape", "NodeTarget", "Off", "SubjectShape", "ThingShape")]
+    assert set(compiled.rest.subjects(SH.targetSubjectsOf, None)) == {EX.LanguageShape}
+    assert compiled.rest_has_targets
+
+
+def test_project_shapes_need_no_pyshacl() -> None:
+    """Every shape of shapes/ compiles, so validation never falls back to pySHACL (or its rdflib graph)."""
+    core, _checks = validate_sparql.split(load_shapes())
+    compiled = validate_core.compiled(core)
+    assert not compiled.rest_has_targets
+    assert len(compiled.roots) == len({s for t in (SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf,
+                                                   SH.targetNode) for s in core.subjects(t, None)})
+
+
+def test_line_triples_are_rdflib_parser_terms() -> None:
+    lines = ['<http://example.org/s> <http://example.org/p> "01"^^<http://www.w3.org/2001/XMLSchema#integer> <http://g> .\n',
+             '<http://example.org/s> <http://example.org/p> "caf\\u00E9 \\"x\\""@EN <http://g> .\n',
+             '<http://example.org/s> <http://example.org/p> "2024-02-30"^^<http://www.w3.org/2001/XMLSchema#date> <http://g> .\n',
+             '<http://example.org/s> <http://example.org/p> "plain" <http://g> .\n']
+    ours = set(validate_core.line_triples(lines))
+    theirs = set(Graph().parse(data="".join(ln.rsplit(" ", 2)[0] + " .\n" for ln in lines), format="nt"))
+    assert ours == theirs
+    assert {str(o) for _s, _p, o in ours} == {"1", 'café "x"', "2024-02-30", "plain"}
+    assert URIRef("http://example.org/s") in {s for s, _p, _o in ours}
