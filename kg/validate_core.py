@@ -86,6 +86,7 @@ class Data:
         self._supers = supers
         self._closure: dict = {}
         self._typed: dict | None = None
+        self.conformance: dict = {}  # (id of a shape, node) -> whether the node conforms to the shape
 
     def superclasses(self, cls: object) -> set:
         """``cls`` and every class it is a subclass of (rdfs:subClassOf*, as pySHACL walks it)."""
@@ -144,7 +145,7 @@ class Path:
     steps: tuple[tuple[URIRef, bool], ...]  # (predicate, backwards): the union of these single steps
 
 
-Check = Callable[["Data", object, set], list]  # (data, focus, value nodes) -> [(component, value, msg args)]
+Check = Callable[["Data", object, set], list]  # (data, focus, value nodes) -> [(component or None, value or None)]
 
 
 @dataclass(eq=False)
@@ -157,6 +158,7 @@ class Shape:
     # (component, check, generic message, the shape whose results a failure nests: sh:node's sh:detail)
     checks: list[tuple[URIRef, Check, Callable[..., str], "Shape | None"]] = field(default_factory=list)
     properties: list["Shape"] = field(default_factory=list)
+    nested: list["Shape"] = field(default_factory=list)  # shapes its constraints refer to (sh:node, sh:or ...)
     targets: list[tuple[URIRef, object]] = field(default_factory=list)
 
 
@@ -167,6 +169,7 @@ class Compiled:
         # parameters are read from the shapes graph pySHACL is given (``source``): the order of a parameter's
         # values (sh:class, sh:in ...) in its generic messages is that graph's order
         shapes = self.shapes = source if source is not None else core
+        self.core = core
         self._cache: dict = {}
         self.roots: list[Shape] = []
         kept: set = set()
@@ -177,8 +180,6 @@ class Compiled:
                 shape = self._shape(node, ())
             except Unsupported:
                 continue
-            if (node, SH.sparql, None) in core:
-                continue  # a SPARQL constraint pySHACL still runs: it keeps the whole shape
             shape.targets = [(t, o) for t in _TARGETS for o in sorted(shapes.objects(node, t))]
             self.roots.append(shape)
             kept.add(node)
@@ -205,7 +206,7 @@ class Compiled:
                 steps.update(s.path.steps)
             for p in s.properties:
                 walk(p)
-            for sub in getattr(s, "_nested", ()):
+            for sub in s.nested:
                 walk(sub)
         for r in self.roots:
             walk(r)
@@ -224,6 +225,8 @@ class Compiled:
         for p in g.predicates(node):
             if p.startswith(str(SH)) and p not in _KNOWN and p != SH.sparql:
                 raise Unsupported(str(p))
+        if (node, SH.sparql, None) in self.core:
+            raise Unsupported("a SPARQL constraint pySHACL still runs")  # (those run on Oxigraph are not in core)
         messages = list(g.objects(node, SH.message))
         if len(messages) > 1 or any(not isinstance(m, Literal) for m in messages):
             raise Unsupported("several messages")
@@ -235,7 +238,6 @@ class Compiled:
         shape = Shape(node, path, severities[0] if severities else SH.Violation,
                       str(messages[0].value) if messages else None,
                       bool(deact) and isinstance(deact[0], Literal) and deact[0].value is True)
-        shape._nested = []  # type: ignore[attr-defined]
         stack = (*stack, node)
         self._checks(shape, stack)
         for prop in sorted(g.objects(node, SH.property)):
@@ -307,12 +309,12 @@ class Compiled:
         refs = list(g.objects(node, SH.node))
         for ref in refs:
             sub = self._shape(ref, stack)
-            shape._nested.append(sub)  # type: ignore[attr-defined]
+            shape.nested.append(sub)
             add((C.NodeConstraintComponent, _node(self, sub), _msg_node(refs, self)), sub)
         nots = list(g.objects(node, SH["not"]))
         if nots:
             subs = [self._shape(n, stack) for n in nots]
-            shape._nested.extend(subs)  # type: ignore[attr-defined]
+            shape.nested.extend(subs)
             add((C.NotConstraintComponent, _not(self, subs), _msg_not(nots, self)))
         for param, comp, mode in ((SH["and"], C.AndConstraintComponent, "all"),
                                   (SH["or"], C.OrConstraintComponent, "any")):
@@ -320,14 +322,14 @@ class Compiled:
             if lists:
                 groups = [[self._shape(m, stack) for m in self._list(lst)] for lst in lists]
                 for grp in groups:
-                    shape._nested.extend(grp)  # type: ignore[attr-defined]
+                    shape.nested.extend(grp)
                 add((comp, _logic(self, groups, mode), _msg_logic(lists, mode, self)))
         qvs = list(g.objects(node, SH.qualifiedValueShape))
         if qvs:
             if len(qvs) > 1 or (node, SH.qualifiedValueShapesDisjoint, None) in g:
                 raise Unsupported("qualified value shapes")
             sub = self._shape(qvs[0], stack)
-            shape._nested.append(sub)  # type: ignore[attr-defined]
+            shape.nested.append(sub)
             lo, hi = one(SH.qualifiedMinCount), one(SH.qualifiedMaxCount)
             if lo is None and hi is None:
                 raise Unsupported("qualified value shape without a count")
@@ -357,7 +359,7 @@ class Compiled:
     def conforms(self, data: Data, shape: Shape, focus: object) -> bool:
         if shape.deactivated:
             return True
-        memo = data.__dict__.setdefault("_conforms", {})
+        memo = data.conformance
         key = (id(shape), focus)
         found = memo.get(key)
         if found is None:
