@@ -232,9 +232,10 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
             report.add((root, RDF.type, SH.ValidationReport))
             report.add((root, SH.conforms, Literal(True)))
         for hit in hits:
-            _add_core_to_report(report, hit)
+            _add_result(report, hit.component, hit.shape, hit.severity, hit.focus, hit.value, hit.path, hit.message)
         for r in raw:
-            _add_to_report(report, r)
+            _add_result(report, SH.SPARQLConstraintComponent, r.check.shape, r.check.severity, r.focus, r.value,
+                        r.path, r.message, r.check.constraint)
         return report
     return Report(bool(conforms), _ordered(results), graph)
 
@@ -252,42 +253,26 @@ def _core_result(core: Graph, shapes: Graph, hit: "Hit") -> Result:
     )
 
 
-def _add_core_to_report(report: Graph, hit: "Hit") -> None:
-    """Record a result of the compiled engine in the report graph, as pySHACL would."""
+def _add_result(report: Graph, component: URIRef, shape: object, severity: object, focus: object, value: object,
+                path: object, message: str, constraint: object = None) -> None:
+    """Record a result of the compiled engine or of Oxigraph in the report graph, as pySHACL would."""
     node = BNode()
     root = next(report.subjects(RDF.type, SH.ValidationReport), None)
     if root is not None:
         report.add((root, SH.result, node))
         report.set((root, SH.conforms, Literal(False)))
     report.add((node, RDF.type, SH.ValidationResult))
-    report.add((node, SH.sourceConstraintComponent, hit.component))
-    report.add((node, SH.sourceShape, hit.shape))
-    report.add((node, SH.resultSeverity, hit.severity))
-    report.add((node, SH.focusNode, hit.focus))
-    if hit.value is not None:
-        report.add((node, SH.value, hit.value))
-    if hit.path is not None:
-        report.add((node, SH.resultPath, hit.path))
-    report.add((node, SH.resultMessage, Literal(hit.message)))
-
-
-def _add_to_report(report: Graph, r: "RawResult") -> None:
-    """Record a result of the Oxigraph-run constraints in pySHACL's report graph, as pySHACL would."""
-    node = BNode()
-    root = next(report.subjects(RDF.type, SH.ValidationReport), None)
-    if root is not None:
-        report.add((root, SH.result, node))
-        report.set((root, SH.conforms, Literal(False)))
-    report.add((node, RDF.type, SH.ValidationResult))
-    report.add((node, SH.sourceConstraintComponent, SH.SPARQLConstraintComponent))
-    report.add((node, SH.sourceShape, r.check.shape))
-    report.add((node, SH.resultSeverity, r.check.severity))
-    report.add((node, SH.focusNode, r.focus))
-    report.add((node, SH.value, r.value))
-    if r.path is not None:
-        report.add((node, SH.resultPath, r.path))
-    report.add((node, SH.sourceConstraint, r.check.constraint))
-    report.add((node, SH.resultMessage, Literal(r.message)))
+    report.add((node, SH.sourceConstraintComponent, component))
+    report.add((node, SH.sourceShape, shape))
+    report.add((node, SH.resultSeverity, severity))
+    report.add((node, SH.focusNode, focus))
+    if value is not None:
+        report.add((node, SH.value, value))
+    if path is not None:
+        report.add((node, SH.resultPath, path))
+    if constraint is not None:
+        report.add((node, SH.sourceConstraint, constraint))
+    report.add((node, SH.resultMessage, Literal(message)))
 
 
 def _sparql_result(report: Graph, r: "RawResult") -> Result:
