@@ -8,6 +8,7 @@ severity threshold: 0 nothing at or above it, 1 something is.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -77,6 +78,13 @@ def load_shapes(directory: Path | None = None) -> Graph:
         except Exception as e:  # rdflib raises many parser exception types
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise InputError(str(f), f"is not valid Turtle ({first})", "fix the shapes file") from None
+    for pattern in g.objects(None, SH.pattern):
+        try:
+            re.compile(str(pattern))
+        except re.error as e:
+            where = next((str(f) for f in files if (None, SH.pattern, pattern) in Graph().parse(f)), str(folder))
+            raise InputError(where, f"has an invalid sh:pattern {str(pattern)!r} ({e})",
+                             "fix the regular expression") from None
     return g
 
 

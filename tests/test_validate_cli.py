@@ -71,6 +71,13 @@ def test_unreadable_graph_or_shapes_is_exit_2(run, tmp_path: Path) -> None:  # n
     (tmp_path / "shapes" / "x.ttl").write_text("this is not turtle", encoding="utf-8")
     r = run("validate", "--shapes", str(tmp_path / "shapes"))
     assert r.exit_code == 2 and r.stderr.startswith(f"error: {tmp_path / 'shapes' / 'x.ttl'}: is not valid Turtle (")
+    (tmp_path / "shapes" / "x.ttl").write_text(
+        '@prefix sh: <http://www.w3.org/ns/shacl#> .\n<urn:s> a sh:NodeShape ; sh:targetNode <urn:n> ; sh:pattern "([a-" .\n',
+        encoding="utf-8")
+    r = run("validate", "--shapes", str(tmp_path / "shapes"))
+    assert r.exit_code == 2
+    assert r.stderr == (f"error: {tmp_path / 'shapes' / 'x.ttl'}: has an invalid sh:pattern '([a-' (unterminated "
+                        "character set at position 1); fix the regular expression\n")
 
 
 def test_build_with_violations_exits_3_and_keeps_the_workspace(run, tmp_path: Path) -> None:  # noqa: ANN001
