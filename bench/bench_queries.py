@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Time every stored query on synthetic corpora in ONE run: the embedded Oxigraph store at each size and
-rdflib in memory up to --rdflib-max records; print seconds, rows, and ratios (store vs the smallest store
-run, rdflib vs the store at the same size). A query that runs past --timeout is stopped and reported.
+rdflib in memory (the union graph, as ``kg query --engine rdflib`` holds it) at --rdflib-sizes; print seconds,
+rows, and ratios (each backend against its smallest size, rdflib against the store at the same size). A query
+that runs past --timeout is stopped and reported.
 
-    python bench/bench_queries.py --sizes 1000,10000,100000 --work /tmp/kg-bench
+    python bench/bench_queries.py --sizes 1000,10000,100000 --rdflib-sizes 1000,10000,20000 --work /tmp/kg-bench
 
 Corpora come from bench/synth.py (the first N lines of the largest file in --work, or generated);
 graphs are built with ``kg build --validate none`` unless --work holds graph-N.nq (bench_build.py leaves
@@ -17,6 +18,7 @@ import json
 import os
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -32,7 +34,7 @@ from kg.queries import bound_text, stored_queries  # noqa: E402
 
 KG = str(Path(sys.executable).parent / "kg")
 WORKER = r"""
-import sys, time, json
+import gc, json, os, sys, time
 from pathlib import Path
 backend, source = sys.argv[1], sys.argv[2]
 if backend == "store":
@@ -40,22 +42,41 @@ if backend == "store":
     db = open_disk_store(Path(source))
     run = lambda text: query_oxigraph(db, text)
 else:
-    from kg.api import read_graph_lines
-    from kg.store import query_rdflib, rdflib_dataset
-    ds = rdflib_dataset(read_graph_lines(Path(source)))
-    run = lambda text: query_rdflib(ds, text)
+    from kg.store import query_rdflib, rdflib_graph
+    g = rdflib_graph(Path(source))
+    run = lambda text: query_rdflib(g, text)
+    gc.collect()
+    gc.freeze()  # forked children then leave the loaded graph's pages shared
 print("ready", flush=True)
 for line in sys.stdin:
     name, text = json.loads(line)
-    t = time.perf_counter()
-    rows = len(run(text).rows)
-    print(json.dumps([name, time.perf_counter() - t, rows]), flush=True)
+    if backend == "store":
+        t = time.perf_counter()
+        rows = len(run(text).rows)
+        print(json.dumps([name, time.perf_counter() - t, rows]), flush=True)
+        continue
+    # rdflib: each query in a forked child, so one that must be stopped does not cost a reload of the graph
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        t = time.perf_counter()
+        rows = len(run(text).rows)
+        os.write(w, json.dumps([time.perf_counter() - t, rows]).encode())
+        os._exit(0)
+    os.close(w)
+    print(json.dumps(["pid", pid]), flush=True)
+    with os.fdopen(r, "rb") as fh:
+        got = fh.read()
+    os.waitpid(pid, 0)
+    print(json.dumps([name] + (json.loads(got) if got else [None, None])), flush=True)
 """
 
 
 def timed(backend: str, source: Path, queries: dict[str, str], timeout: float) -> dict[str, tuple[float, int] | None]:
-    """Seconds and rows per query (None when it ran past ``timeout``), in worker processes that load the
-    source once and are replaced when a query has to be stopped."""
+    """Seconds and rows per query (None when it ran past ``timeout``). The store's worker process opens the
+    store once and is replaced when a query has to be stopped; rdflib's loads the graph once and runs each
+    query in a forked child, which is killed when it has to be stopped."""
     out: dict[str, tuple[float, int] | None] = {}
     todo = list(queries.items())
     while todo:
@@ -68,34 +89,51 @@ def timed(backend: str, source: Path, queries: dict[str, str], timeout: float) -
             name, text = todo.pop(0)
             proc.stdin.write(json.dumps([name, text]) + "\n")
             proc.stdin.flush()
+            child = json.loads(proc.stdout.readline())[1] if backend != "store" else None
             sel = selectors.DefaultSelector()
             sel.register(proc.stdout, selectors.EVENT_READ)
             if not sel.select(timeout):
-                proc.kill()
-                proc.wait()
-                out[name] = None
-                break
+                if child is None:
+                    proc.kill()
+                    proc.wait()
+                    out[name] = None
+                    break
+                os.kill(child, signal.SIGKILL)
             got = json.loads(proc.stdout.readline())
-            out[name] = (got[1], got[2])
+            out[name] = None if got[1] is None else (got[1], got[2])
         else:
             proc.stdin.close()
             proc.wait()
     return out
 
 
+def _label(n: int) -> str:
+    return f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def _fmt(got: tuple[float, int] | None, timeout: float) -> str:
+    return f"> {timeout:.0f} s" if got is None else f"{got[0]:.3f} s"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="1000,10000,100000")
-    ap.add_argument("--rdflib-max", type=int, default=1000, help="largest size also timed on rdflib")
+    ap.add_argument("--sizes", default="1000,10000,100000", help="sizes timed on the store")
+    ap.add_argument("--rdflib-sizes", default=None,
+                    help="sizes timed on rdflib in memory (default: the --sizes up to --rdflib-max)")
+    ap.add_argument("--rdflib-max", type=int, default=1000, help="largest of --sizes also timed on rdflib")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a query may run on the store")
     ap.add_argument("--rdflib-timeout", type=float, default=None, help="seconds a query may run on rdflib (default: --timeout)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/kg-bench"))
     a = ap.parse_args(argv)
-    sizes = sorted(int(x) for x in a.sizes.split(","))
+    store_sizes = sorted(int(x) for x in a.sizes.split(","))
+    rd_sizes = sorted(int(x) for x in a.rdflib_sizes.split(",")) if a.rdflib_sizes else \
+        [n for n in store_sizes if n <= a.rdflib_max]
+    rd_timeout = a.rdflib_timeout or a.timeout
+    sizes = sorted(set(store_sizes) | set(rd_sizes))
     a.work.mkdir(parents=True, exist_ok=True)
     data = corpus(a.work, sizes)
     queries = {name: bound_text(q, {}) for name, q in stored_queries().items()}
-    base: dict[str, float] = {}
+    res: dict[tuple[str, int], dict[str, tuple[float, int] | None]] = {}
     for n in sizes:
         graph = a.work / f"graph-{n}.nq"
         store = a.work / f"store-{n}"
@@ -106,36 +144,51 @@ def main(argv: list[str] | None = None) -> int:
                            env={**os.environ, "KG_HOME": str(home)})
             shutil.move(str(home / "graph.nq"), graph)
             shutil.rmtree(home, ignore_errors=True)
-        if not store.exists():
+        if n in store_sizes and not store.exists():
             from kg.store import build_disk_store
             scratch = a.work / f"scratch-{n}"
             scratch.mkdir(exist_ok=True)
             build_disk_store(store, graph, scratch)
             shutil.rmtree(scratch, ignore_errors=True)
-        print(f"\n{n} records: graph and store ready in {time.perf_counter() - t:.0f} s (not counted)", flush=True)
-        ox = timed("store", store, queries, a.timeout)
-        rd_timeout = a.rdflib_timeout or a.timeout
-        rd = timed("rdflib", graph, queries, rd_timeout) if n <= a.rdflib_max else {}
-        for name in queries:
-            got = ox[name]
-            line = f"  {name:40s} "
-            if got is None:
-                line += f"store > {a.timeout:.0f} s (stopped)"
-            else:
-                line += f"store {got[0]:8.3f} s  rows {got[1]:8d}"
-                if n == sizes[0]:
-                    base[name] = max(got[0], 1e-4)
-                elif name in base:
-                    line += f"  x{got[0] / base[name]:8.1f} vs {sizes[0]}"
-            if n <= a.rdflib_max:
-                r = rd.get(name)
-                if r is None:
-                    line += f"  rdflib > {rd_timeout:.0f} s (stopped)"
-                else:
-                    line += f"  rdflib {r[0]:8.2f} s" + (f" ({r[0] / max(got[0], 1e-4):6.1f}x the store)" if got else "")
-            print(line, flush=True)
-        done = [v[0] for v in ox.values() if v]
-        print(f"  store: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all", flush=True)
+        print(f"\n{n} records: graph{' and store' if n in store_sizes else ''} ready in "
+              f"{time.perf_counter() - t:.0f} s (not counted)", flush=True)
+        if n in store_sizes:
+            res["store", n] = ox = timed("store", store, queries, a.timeout)
+            done = [v[0] for v in ox.values() if v]
+            print(f"  store: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all", flush=True)
+        if n in rd_sizes:
+            t = time.perf_counter()
+            res["rdflib", n] = rd = timed("rdflib", graph, queries, rd_timeout)
+            done = [v[0] for v in rd.values() if v]
+            print(f"  rdflib: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all "
+                  f"({time.perf_counter() - t:.0f} s with loading and stopped queries)", flush=True)
+    # One table: seconds per query and backend/size; ratios against the smallest size of the same backend,
+    # and rdflib against the store at the same size.
+    cols = [("store", n) for n in store_sizes] + [("rdflib", n) for n in rd_sizes]
+    print("\n| query | " + " | ".join(f"{b} {_label(n)}" for b, n in cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for name in queries:
+        cells = []
+        for b, n in cols:
+            got = res[b, n][name]
+            cell = _fmt(got, a.timeout if b == "store" else rd_timeout)
+            n0 = (store_sizes if b == "store" else rd_sizes)[0]
+            first = res[b, n0][name]
+            notes = []
+            if got and first and n != n0:
+                notes.append(f"{got[0] / max(first[0], 1e-4):.0f}x vs {b} {_label(n0)}")
+            ox = res.get(("store", n), {}).get(name) if b == "rdflib" else None
+            if got and ox:
+                notes.append(f"{got[0] / max(ox[0], 1e-4):.1f}x the store")
+                if got[1] != ox[1]:
+                    notes.append(f"ROWS DIFFER FROM THE STORE'S {ox[1]:,}")
+            if got:
+                notes.append(f"{got[1]:,} rows")
+            cells.append(cell + (f" ({'; '.join(notes)})" if notes else ""))
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    for b, n in cols:
+        done = [v[0] for v in res[b, n].values() if v]
+        print(f"{b} {n}: {len(done)}/{len(queries)} answered, {sum(done):.1f} s in all")
     return 0
 
 
