@@ -59,13 +59,14 @@ def corpus(work: Path, sizes: list[int]) -> dict[int, Path]:
 
 def kg_build(data: Path, home: Path, jobs: int, extra: list[str] | None = None) -> dict:
     shutil.rmtree(home, ignore_errors=True)
-    r = run([*KG, "build", str(data), "--jobs", str(jobs), *(extra or [])], env={"KG_HOME": str(home)})
+    r = run([*KG, "build", str(data), "--jobs", str(jobs), "--timings", *(extra or [])], env={"KG_HOME": str(home)})
     m = re.search(r"\): (\d+) triples", r.stderr)
     if r.returncode != 0 or not m:
         raise SystemExit(f"kg build failed ({r.returncode}): {r.stderr[-2000:]}")
     quads = sum(1 for _ in (home / "graph.nq").open("rb"))
     return {"seconds": r.seconds, "peak_mb": r.peak_mb, "triples": int(m.group(1)), "quads": quads,
-            "summary": [ln for ln in r.stderr.splitlines() if ln.startswith(("built", "validation"))]}
+            "summary": [ln for ln in r.stderr.splitlines() if ln.startswith(("built", "validation"))],
+            "stages": next((ln for ln in r.stderr.splitlines() if ln.startswith("timings: ")), "")[9:]}
 
 
 def mapper(data: Path, kind: str, out: Path) -> dict:
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         for jobs in (1, 2):
             f[f"kg-j{jobs}"] = kg_build(data[n], a.work / f"kg-{n}", jobs)
             print(line(f"kg build -j{jobs}", n, f[f"kg-j{jobs}"]), flush=True)
+            print(f"    stages: {f[f'kg-j{jobs}']['stages']}", flush=True)
         keep = a.work / f"graph-{n}.nq"
         shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
         shutil.rmtree(a.work / f"kg-{n}", ignore_errors=True)

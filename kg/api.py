@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from dataclasses import dataclass
 from collections.abc import Callable
 from pathlib import Path
@@ -92,6 +93,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
         if result.report.records == 0:
             return built, None
         report = None
+        t = time.perf_counter()
         with export.atomic_writer(workspace_graph()) as fh:
             collect = _Collector(result, validation != "none", scratch)
             last_triple = None
@@ -105,8 +107,10 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                 collect.add(line)
             if on_progress:
                 on_progress("written", result.works)
+            t = result.report.timed("merge", t)
             if validation != "none":
                 report = validate_collected(collect.lines(), result.shared_graphs, shapes, jobs or default_jobs())
+                t = result.report.timed("validate", t)
                 if report.count("Violation") and not allow_invalid:
                     n = report.count("Violation")
                     raise ValidationFailed(
@@ -115,8 +119,10 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                         " run 'kg validate' on an export for the full report, or pass --allow-invalid", report)
         if output and out_fmt:
             export.write_file(workspace_graph(), out_fmt, output)
+            t = result.report.timed("export", t)
         if store:
             build_disk_store(store, workspace_graph(), scratch)
+            result.report.timed("store", t)
         return built, report
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

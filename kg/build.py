@@ -7,6 +7,7 @@ last (ties broken by content hash, then source), so the result does not depend o
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,13 @@ class Report:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    stages: dict[str, float] = field(default_factory=dict)  # wall seconds per stage, in the order they ran
+
+    def timed(self, stage: str, since: float) -> float:
+        """Add the wall time from ``since`` to ``stage``; the time now, for the next stage."""
+        now = time.perf_counter()
+        self.stages[stage] = self.stages.get(stage, 0.0) + now - since
+        return now
 
     def recorder(self, strict: bool, on_problem: Callable[[str, str], None] | None) -> Callable[[str, str], None]:
         """``problem(level, line)``: note an error (a skipped record) or a warning, tell ``on_problem``,

@@ -84,9 +84,11 @@ def main() -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the available cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
+@click.option("--timings", is_flag=True, help="Also print the wall seconds of each stage (read, resolve, map, "
+              "merge, validate, export, store).")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, jobs: int | None, quiet: bool) -> None:
+          strict: bool, jobs: int | None, quiet: bool, timings: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
 
     Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
@@ -137,6 +139,8 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             nv, nw = vreport.count('Violation'), vreport.count('Warning')
             click.echo(f"validation: {nv} violation{'s' if nv != 1 else ''}, {nw} warning{'s' if nw != 1 else ''}"
                        " (kg validate lists them)", err=True)
+    if timings:
+        click.echo("timings: " + ", ".join(f"{stage} {sec:.2f} s" for stage, sec in r.stages.items()), err=True)
     sys.exit(1 if r.skipped else 0)
 
 

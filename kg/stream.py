@@ -14,6 +14,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -173,6 +174,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     ``sample``: validate only that many records (their graph IRIs land in ``result.sample``).
     """
     report = Report()
+    t = time.perf_counter()
     ctx = Context.create(ctx_args[0], tools=ctx_args[1], topics=ctx_args[2])
     scratch.mkdir(parents=True, exist_ok=True)
 
@@ -211,6 +213,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     report.notes.sort()
+    t = report.timed("read", t)
     runs: list[Path] = []
     result = StreamResult(report, runs, scratch, works=len(best),
                           shared_graphs={ctx.minter.node("graph", g) for g in SHARED})
@@ -226,6 +229,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     resolver.resolve(lambda info: knowledge.extend(
         f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)))
     resolver.close()
+    t = report.timed("resolve", t)
     if on_progress:
         on_progress("resolved", len(best))
     # pass 2: map the kept records
@@ -255,6 +259,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     knowledge.extend(shared_lines(ctx, used, names, True))
     knowledge.spill()
     runs.extend(knowledge.runs)
+    report.timed("map", t)
     return result
 
 

@@ -328,6 +328,22 @@ def test_quiet_hides_warnings_and_summary(kg: Kg) -> None:
     assert kg.graph.exists()
 
 
+def test_timings_name_every_stage_that_ran_in_order(kg: Kg) -> None:
+    """--timings adds one line: the wall seconds of each stage, in the order the stages ran (also under -q)."""
+    import re
+    name = kg.write("rec.json", envelope(work(DOI)))
+    sec = r"\d+\.\d\d s"
+    r = kg("build", name, "-o", "out.ttl", "--timings")
+    assert r.exit_code == 0
+    assert re.fullmatch(f"timings: read {sec}, resolve {sec}, map {sec}, merge {sec}, validate {sec}, export {sec}",
+                        r.stderr.splitlines()[-1]), r.stderr
+    r = kg("build", name, "-q", "--validate", "none", "--timings")
+    assert r.exit_code == 0
+    assert re.fullmatch(f"timings: read {sec}, resolve {sec}, map {sec}, merge {sec}\n", r.stderr), r.stderr
+    r = kg("build", name)
+    assert not any(line.startswith("timings:") for line in r.stderr.splitlines())
+
+
 def test_null_date_parts_is_no_date_and_no_warning(kg: Kg) -> None:
     name = kg.write("rec.json", envelope(work(DOI, issued={"date-parts": [[None]]})))
     r = kg("build", name)
