@@ -36,6 +36,15 @@ def unique(lines: Iterable[str]) -> Iterator[str]:
             last = line
 
 
+def merge_into(runs: list[Path], out: Path) -> Path:
+    """Merge sorted runs into one run file ``out`` (sorted, unique) and delete them."""
+    with ExitStack() as stack, open(out, "w", encoding="utf-8", newline="\n", buffering=BUFFER) as fh:
+        fh.writelines(unique(heapq.merge(*(_read(r, stack) for r in runs))))
+    for r in runs:
+        os.unlink(r)
+    return out
+
+
 def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
     """The sorted, unique lines of every run; with many runs, merged in rounds through ``scratch``."""
     runs = list(runs)
@@ -45,12 +54,7 @@ def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
         merged = []
         for i in range(0, len(runs), MAX_FAN_IN):
             batch = runs[i:i + MAX_FAN_IN]
-            out = scratch / f"merge-{round_no}-{i // MAX_FAN_IN}.nq"
-            with ExitStack() as stack, open(out, "w", encoding="utf-8", newline="\n", buffering=BUFFER) as fh:
-                fh.writelines(unique(heapq.merge(*(_read(r, stack) for r in batch))))
-            for r in batch:
-                os.unlink(r)
-            merged.append(out)
+            merged.append(merge_into(batch, scratch / f"merge-{round_no}-{i // MAX_FAN_IN}.nq"))
         runs = merged
     with ExitStack() as stack:
         yield from unique(heapq.merge(*(_read(r, stack) for r in runs)))

@@ -17,14 +17,14 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
-from .extsort import Sorter, merge_runs, write_run
+from .extsort import Sorter, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
@@ -34,6 +34,7 @@ from .refs.resolve import features, record_entry
 from .refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
+GROUP = 64  # with workers, every GROUP sorted runs of pass 2 are merged into one by a worker
 SHARED = ("knowledge", "tools", "topics")
 
 
@@ -111,7 +112,8 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
 
 # ---------------------------------------------------------------- driver
 
-def _chunks(items: Iterable[tuple[int, Any, Any]], size: int = CHUNK) -> Iterator[list[tuple[int, Any, Any]]]:
+def _chunks(items: Iterable[tuple[int, Any, Any]]) -> Iterator[list[tuple[int, Any, Any]]]:
+    size = CHUNK  # read at call time (tests make it small)
     chunk: list[tuple[int, Any, Any]] = []
     for item in items:
         chunk.append(item)
@@ -243,16 +245,22 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     names: dict[str, Counter[str]] = {}
     done = 0
     pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
+    merging: list[Future] = []
     try:
         tasks = enumerate(_chunks(item for item in _numbered(inputs, None) if item[0] in kept))
         for run, n, tools_used, cand in _run(pool, _map, tasks, jobs):
             runs.append(run)
+            if pool is not None and len(runs) >= GROUP:
+                # the workers merge runs as they come, so the final merge (one process) has few runs to merge
+                merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq"))
+                runs.clear()  # (the list is result.runs)
             used.update(tools_used)
             for name in cand:
                 names.setdefault(name_key(name), Counter())[name] += 1
             done += n
             if on_progress:
                 on_progress("map", done, len(kept))
+        runs[:0] = [f.result() for f in merging]
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

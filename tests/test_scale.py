@@ -78,8 +78,22 @@ def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stream, "CHUNK", 7)
     monkeypatch.setattr(extsort, "MAX_FAN_IN", 3)
-    lines, _report = streamed(corpus, tmp_path, 1)
-    assert lines == in_memory[0]
+    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=1)
+    assert sum(r.name.startswith("map-") for r in result.runs) >= 20  # many small runs: merged in rounds
+    assert list(result.lines()) == in_memory[0]
+
+
+def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, every GROUP runs of pass 2 are merged by a worker; the final merge gets those groups,
+    the runs left over and the knowledge runs, and gives the in-memory bytes."""
+    monkeypatch.setattr(stream, "CHUNK", 7)
+    monkeypatch.setattr(stream, "GROUP", 3)
+    monkeypatch.setattr(extsort, "MAX_FAN_IN", 4)
+    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
+    names = [r.name for r in result.runs]
+    assert sum(n.startswith("group-") for n in names) >= 5 and any(n.startswith("map-") for n in names)
+    assert list(result.lines()) == in_memory[0]
 
 
 def test_large_json_lines_are_streamed_with_the_same_result(corpus: list[str], tmp_path: Path,
