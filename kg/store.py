@@ -142,22 +142,12 @@ def rdflib_graph(source: "Iterable[str] | Path") -> "Dataset":
     per record (which keeps a dict of graphs per triple)."""
     from rdflib import Dataset
 
-    from .validate_sparql import _rdflib
+    from .validate_sparql import rdflib_triples
 
-    memo: dict = {}
-
-    def term(t: object) -> object:
-        found = memo.get(t)
-        if found is None:
-            found = memo[t] = _rdflib(t)
-        return found
-
-    quads = ox.parse(path=str(source), format=ox.RdfFormat.N_QUADS) if isinstance(source, Path) else \
-        ox.parse("".join(source).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
     ds = Dataset()
     add = ds.default_graph.add
-    for q in quads:
-        add((term(q.subject), term(q.predicate), term(q.object)))
+    for triple in rdflib_triples(source):
+        add(triple)
     return ds
 
 

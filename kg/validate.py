@@ -216,7 +216,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
                 inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
             )
         results = _collect(report, shapes)
-    triples = iter(data) if data is not None else validate_core.line_triples(lines or [])
+    triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [])
     hits = native.run(native.data(triples, data), only)
     results.extend(_core_result(core, shapes, hit) for hit in hits)
     conforms = conforms and not hits

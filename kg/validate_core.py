@@ -402,24 +402,6 @@ class Compiled:
         return Data(triples, self.backwards, self.target_preds, namespaces)
 
 
-def line_triples(lines: Iterable[str]) -> Iterable[tuple]:
-    """The triples of canonical N-Quads lines as rdflib terms, the terms rdflib's own parser makes (one
-    object per distinct term)."""
-    import pyoxigraph as ox
-
-    from .validate_sparql import _rdflib
-    memo: dict = {}
-
-    def term(t: object) -> object:
-        found = memo.get(t)
-        if found is None:
-            found = memo[t] = _rdflib(t)
-        return found
-    data = "".join(lines).encode("utf-8")
-    for q in ox.parse(data, format=ox.RdfFormat.N_QUADS):
-        yield term(q.subject), term(q.predicate), term(q.object)
-
-
 _COMPILED: "weakref.WeakKeyDictionary[Graph, Compiled]" = weakref.WeakKeyDictionary()
 
 

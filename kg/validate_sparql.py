@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pyoxigraph as ox
 from rdflib import RDF, BNode, Graph, Literal, URIRef
@@ -123,6 +125,22 @@ def _rdflib(term: object, literals: dict | None = None) -> URIRef | Literal | BN
         dt = term.datatype.value
         return Literal(term.value, datatype=None if dt == "http://www.w3.org/2001/XMLSchema#string" else URIRef(dt))
     return BNode(term.value)
+
+
+def rdflib_triples(source: "Iterable[str] | Path") -> Iterator[tuple]:
+    """The triples of N-Quads lines (or of an N-Quads file, streamed), graph names dropped, as rdflib terms:
+    the terms rdflib's own parser makes, parsed by Oxigraph, one object per distinct term."""
+    memo: dict = {}
+
+    def term(t: object) -> object:
+        found = memo.get(t)
+        if found is None:
+            found = memo[t] = _rdflib(t)
+        return found
+    quads = ox.parse(path=str(source), format=ox.RdfFormat.N_QUADS) if isinstance(source, Path) else \
+        ox.parse("".join(source).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+    for q in quads:
+        yield term(q.subject), term(q.predicate), term(q.object)
 
 
 def _focus_nodes(store: ox.Store, targets: tuple[tuple[str, object], ...]) -> list:

@@ -89,12 +89,12 @@ def test_project_shapes_need_no_pyshacl() -> None:
                                                    SH.targetNode) for s in core.subjects(t, None)})
 
 
-def test_line_triples_are_rdflib_parser_terms() -> None:
+def test_rdflib_triples_are_rdflib_parser_terms() -> None:
     lines = ['<http://example.org/s> <http://example.org/p> "01"^^<http://www.w3.org/2001/XMLSchema#integer> <http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "caf\\u00E9 \\"x\\""@EN <http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "2024-02-30"^^<http://www.w3.org/2001/XMLSchema#date> <http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "plain" <http://g> .\n']
-    ours = set(validate_core.line_triples(lines))
+    ours = set(validate_sparql.rdflib_triples(lines))
     theirs = set(Graph().parse(data="".join(ln.rsplit(" ", 2)[0] + " .\n" for ln in lines), format="nt"))
     assert ours == theirs
     assert {str(o) for _s, _p, o in ours} == {"1", 'café "x"', "2024-02-30", "plain"}
