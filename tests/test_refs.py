@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg.ids import Minter
 from kg.model import PartialDate, Reference, Source, Work
@@ -240,3 +242,37 @@ def test_no_seed_doi_or_title_in_the_package() -> None:
             text = path.read_text(encoding="utf-8").lower()
             for needle in needles:
                 assert needle not in text, f"{path} mentions seed record {needle!r}"
+
+
+def _clusters_by_definition(tkey: str, members: list) -> list[tuple[str, list]]:
+    """title_clusters as specified: each reference joins the first cluster all of whose members have
+    compatible authors (the quadratic definition the linear implementation must equal)."""
+    from kg.refs.resolve import _authors_ok
+    years = sorted({m.year for m in members if m.year})
+    buckets = [*years] + ([None] if len(years) > 1 and any(m.year is None for m in members) else [])
+    out = []
+    for year in buckets or [None]:
+        chosen = [m for m in members if m.year == year or (m.year is None and len(years) <= 1)]
+        clusters: list[list] = []
+        for m in sorted(chosen, key=lambda x: (x.citing, x.index)):
+            home = next((c for c in clusters if all(_authors_ok(o.atoks, m.atoks) for o in c)), None)
+            if home is None:
+                clusters.append([m])
+            else:
+                home.append(m)
+        for c in clusters:
+            out.append((f"title {tkey} {year or ''} {','.join(sorted(set().union(*(x.atoks for x in c))))}", c))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["10.1/a", "10.1/b", "10.1/c"]), st.integers(0, 40),
+                          st.sampled_from([None, "2019", "2020"]),
+                          st.frozensets(st.sampled_from(["lee", "kim", "wu", "smith"]), max_size=2)),
+                max_size=40, unique_by=lambda t: (t[0], t[1])))
+def test_title_clusters_equal_their_definition(refs: list) -> None:
+    from kg.refs.resolve import Feat, title_clusters
+    members = [Feat(citing, idx, "a title", year, atoks, None, None, "A title", (), False)
+               for citing, idx, year, atoks in refs]
+    assert [(k, [id(m) for m in c]) for k, c in title_clusters("a title", members)] == \
+        [(k, [id(m) for m in c]) for k, c in _clusters_by_definition("a title", members)]

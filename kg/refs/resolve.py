@@ -229,14 +229,20 @@ def title_clusters(tkey: str, members: list[Feat]) -> Iterator[tuple[str, list[F
     buckets = [*years] + ([None] if len(years) > 1 and any(m.year is None for m in members) else [])
     for year in buckets or [None]:
         chosen = [m for m in members if m.year == year or (m.year is None and len(years) <= 1)]
-        clusters: list[list[Feat]] = []
+        # A reference joins the first cluster whose every member's authors are compatible with its own
+        # (_authors_ok). Members without authors fit anything, and members with the same authors answer the
+        # same, so each cluster keeps its distinct non-empty author sets: linear in the group, not quadratic
+        # (a work cited by thousands of references).
+        clusters: list[tuple[list[Feat], set[frozenset[str]]]] = []
         for m in sorted(chosen, key=lambda x: (x.citing, x.index)):
-            home = next((c for c in clusters if all(_authors_ok(o.atoks, m.atoks) for o in c)), None)
+            home = next((c for c in clusters if not m.atoks or all(a & m.atoks for a in c[1])), None)
             if home is None:
-                clusters.append([m])
+                clusters.append(([m], {m.atoks} if m.atoks else set()))
             else:
-                home.append(m)
-        for c in clusters:
+                home[0].append(m)
+                if m.atoks:
+                    home[1].add(m.atoks)
+        for c, _authors in clusters:
             atok = ",".join(sorted(set().union(*(x.atoks for x in c))))
             yield f"title {tkey} {year or ''} {atok}", c
 
