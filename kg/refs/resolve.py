@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 from ..ids import Minter, name_key
@@ -189,20 +190,32 @@ def first_word(tkey: str) -> str:
     return tkey.split(" ", 1)[0]
 
 
-def match_known(f: Feat, known: Callable[[str], Known], block: Callable[[str, str], Iterable[str]]) -> Res | None:
+Near = Callable[[str, str], tuple[tuple[str, float], ...]]
+
+
+def near_titles(block: Callable[[str, str], Iterable[str]], size: int = 4096) -> Near:
+    """``near(tkey, year)``: the known title keys of the block (first word, year) of ``tkey`` that are
+    near-identical to it, in block order, with their similarity. Memoized: many references share a title,
+    and comparing it with every title of its block is most of the cost of resolution."""
+    @lru_cache(maxsize=size)
+    def near(tkey: str, year: str) -> tuple[tuple[str, float], ...]:
+        return tuple((other, q) for other in block(first_word(tkey), year)
+                     if (q := similar(tkey, other)) >= FUZZY_THRESHOLD)
+    return near
+
+
+def match_known(f: Feat, known: Callable[[str], Known], near: Near) -> Res | None:
     """Step 2: a reference without identifier whose title names a work known by identifier."""
     assert f.tkey
     entries = known(f.tkey)
     cands = {(node, src) for node, y, a, src in entries if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
     method, ratio = "title", 1.0
     if not cands and f.year and len(f.tkey.split()) >= 4:
-        for other in block(first_word(f.tkey), f.year):
-            q = similar(f.tkey, other)
-            if q >= FUZZY_THRESHOLD:
-                for node, y, a, src in known(other):
-                    if y == f.year and _authors_ok(a, f.atoks):
-                        cands.add((node, src))
-                        method, ratio = "title-fuzzy", min(ratio, q)
+        for other, q in near(f.tkey, f.year):
+            for node, y, a, src in known(other):
+                if y == f.year and _authors_ok(a, f.atoks):
+                    cands.add((node, src))
+                    method, ratio = "title-fuzzy", min(ratio, q)
     nodes = sorted({n for n, _ in cands})
     if nodes and all("/10.48550/arxiv." in n for n in nodes) and not f.arxiv_text:
         return None  # a text that does not say arXiv may cite the published version: not merged
@@ -363,8 +376,9 @@ class Resolver:
             for year in sorted({y for _n, y, _a, _s in entries if y}):
                 by_block[(first_word(tkey), year)].append(tkey)
         unmatched: list[Feat] = []
+        near = near_titles(lambda w, y: by_block.get((w, y), ()))
         for r in rest:
-            hit = match_known(r, lambda t: known.get(t, []), lambda w, y: by_block.get((w, y), ())) if r.tkey else None
+            hit = match_known(r, lambda t: known.get(t, []), near) if r.tkey else None
             if hit:
                 out[(r.citing, r.index)] = hit
             else:

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..ids import Minter
 from .parse import ParsedRef
 from .resolve import (
-    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known,
+    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known, near_titles,
     preprint_link, title_clusters, url_candidates,
 )
 
@@ -125,10 +125,11 @@ class DiskResolver:
             return tuple(t for (t,) in db.execute("SELECT DISTINCT tkey FROM known WHERE fw = ? AND year = ?", (fw, year)))
 
         # 2. titles of works known by identifier
+        near = near_titles(block)
         hits: list[tuple] = []
         misses: list[tuple] = []
         for rid, f in map(_feat, self._scan("WHERE id_node IS NULL AND tkey IS NOT NULL ORDER BY tkey")):
-            hit = match_known(f, known, block)
+            hit = match_known(f, known, near)
             if hit:
                 hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched))
                 self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", hits)
@@ -140,6 +141,7 @@ class DiskResolver:
         db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
         known.cache_clear()
         block.cache_clear()
+        near.cache_clear()  # type: ignore[attr-defined]
         # 3. URLs, then titles shared between references
         db.execute("INSERT INTO grp SELECT 'url ' || url, ref.rowid, 0 FROM ref JOIN um ON ref.rowid = um.rid "
                    "WHERE url IS NOT NULL")
