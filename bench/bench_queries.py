@@ -73,8 +73,8 @@ for line in sys.stdin:
     print(json.dumps(["pid", pid]), flush=True)
     with os.fdopen(r, "rb") as fh:
         got = fh.read()
-    os.waitpid(pid, 0)
-    print(json.dumps([name] + (json.loads(got) if got else [None, None])), flush=True)
+    status = os.waitpid(pid, 0)[1]
+    print(json.dumps([name] + (json.loads(got) if got else [None, None]) + [status]), flush=True)
 """
 
 
@@ -104,7 +104,11 @@ def timed(backend: str, source: Path, queries: dict[str, str], timeout: float) -
                     out[name] = None
                     break
                 os.kill(child, signal.SIGKILL)
+                child = None
             got = json.loads(proc.stdout.readline())
+            if child is not None and got[1] is None:
+                print(f"  ({name}: the rdflib query process died, wait status {got[3]}; counted as stopped)",
+                      file=sys.stderr, flush=True)
             out[name] = None if got[1] is None else (got[1], got[2])
         else:
             proc.stdin.close()
