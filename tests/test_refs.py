@@ -276,3 +276,20 @@ def test_title_clusters_equal_their_definition(refs: list) -> None:
                for citing, idx, year, atoks in refs]
     assert [(k, [id(m) for m in c]) for k, c in title_clusters("a title", members)] == \
         [(k, [id(m) for m in c]) for k, c in _clusters_by_definition("a title", members)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["url a", "url b", "url c"]), st.sampled_from([None, "2019", "2020"]),
+                          st.frozensets(st.sampled_from(["lee", "kim", "wu"]), max_size=2)), max_size=30),
+       st.lists(st.tuples(st.sampled_from([None, "2019", "2020"]),
+                          st.frozensets(st.sampled_from(["lee", "kim", "wu"]), max_size=2)), max_size=20))
+def test_url_matcher_equals_url_candidates(titles: list, refs: list) -> None:
+    """The memoized matcher of one title key answers exactly what url_candidates answers, reference by reference."""
+    from kg.refs.resolve import Feat, url_candidates, url_matcher
+    match = url_matcher(titles)
+    for i, (year, atoks) in enumerate(refs):
+        f = Feat("10.1/x", i, "a title", year, atoks, None, None, "A title", (), False)
+        got = match(f)
+        assert got == url_candidates(f, titles)
+        got.clear()  # the caller may consume its set: the memo must not change
+        assert match(f) == url_candidates(f, titles)

@@ -235,6 +235,22 @@ def url_candidates(f: Feat, url_titles: Iterable[tuple[str, str | None, frozense
     return {g for g, y, a in url_titles if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
 
 
+def url_matcher(url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> Callable[[Feat], set[str]]:
+    """``url_candidates`` for the references of one title key: each distinct URL-group title is looked at
+    once, and references with the same year and authors share one answer (a much-cited work has thousands
+    of references; comparing each with every other one is quadratic)."""
+    titles = list(dict.fromkeys(url_titles))
+    memo: dict[tuple[str | None, frozenset[str]], frozenset[str]] = {}
+
+    def candidates(f: Feat) -> set[str]:
+        key = (f.year, f.atoks)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = frozenset(url_candidates(f, titles))
+        return set(found)
+    return candidates
+
+
 def title_clusters(tkey: str, members: list[Feat]) -> Iterator[tuple[str, list[Feat]]]:
     """Step 4a: references sharing a title key, split by year (a yearless one joins the only year there
     is) and by compatible first authors, in (citing, index) order."""
@@ -394,10 +410,14 @@ class Resolver:
                 if m.tkey:
                     url_titles[m.tkey].append((gkey, m.year, m.atoks))
         leftovers: list[Feat] = []
+        matchers: dict[str, Callable[[Feat], set[str]]] = {}
         for r in unmatched:
             if r.url:
                 continue
-            cands = url_candidates(r, url_titles.get(r.tkey or "", ()))
+            tkey = r.tkey or ""
+            if tkey not in matchers:
+                matchers[tkey] = url_matcher(url_titles.get(tkey, ()))
+            cands = matchers[tkey](r)
             if len(cands) == 1:
                 groups[cands.pop()].append(r)
             else:

@@ -20,7 +20,7 @@ from ..ids import Minter
 from .parse import ParsedRef
 from .resolve import (
     CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known, near_titles,
-    preprint_link, title_clusters, url_candidates,
+    preprint_link, title_clusters, url_matcher,
 )
 
 SEP = "\x1f"
@@ -152,12 +152,12 @@ class DiskResolver:
         blocks: list[tuple] = []
         rows = self._scan("JOIN um ON ref.rowid = um.rid WHERE url IS NULL ORDER BY tkey")
         for tkey, group in groupby(map(_feat, rows), key=lambda rf: rf[1].tkey):
-            titles = [(g, y, _toks(a)) for g, y, a in
-                      db.execute("SELECT gkey, year, atoks FROM ut WHERE tkey = ?", (tkey,))] if tkey else []
+            titles = url_matcher([(g, y, _toks(a)) for g, y, a in db.execute(
+                "SELECT gkey, year, atoks FROM ut WHERE tkey = ?", (tkey,))] if tkey else [])
             rid_of: dict[int, int] = {}
             leftovers: list[Feat] = []
             for rid, f in group:
-                cands = url_candidates(f, titles)
+                cands = titles(f)
                 if len(cands) == 1:
                     members.append((cands.pop(), rid, 0))
                 elif f.tkey:
