@@ -163,11 +163,17 @@ def main(argv: list[str] | None = None) -> int:
               f"{time.perf_counter() - t:.0f} s (not counted)", flush=True)
         if n in store_sizes:
             res["store", n] = ox = timed("store", store, queries, a.timeout)
+            for name, got in ox.items():
+                print(f"  store {_label(n)} {name}: {_fmt(got, a.timeout)}" + (f", {got[1]:,} rows" if got else ""),
+                      flush=True)
             done = [v[0] for v in ox.values() if v]
             print(f"  store: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all", flush=True)
         if n in rd_sizes:
             t = time.perf_counter()
             res["rdflib", n] = rd = timed("rdflib", graph, queries, rd_timeout)
+            for name, got in rd.items():
+                print(f"  rdflib {_label(n)} {name}: {_fmt(got, rd_timeout)}" + (f", {got[1]:,} rows" if got else ""),
+                      flush=True)
             done = [v[0] for v in rd.values() if v]
             print(f"  rdflib: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all "
                   f"({time.perf_counter() - t:.0f} s with loading and stopped queries)", flush=True)
