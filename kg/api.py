@@ -18,7 +18,7 @@ from .ids import DEFAULT_BASE
 from .map.context import Context
 from .queries import Results, bound_text, find_query
 from .validate import Report
-from .stream import StreamResult, build_stream, scratch_dir
+from .stream import build_stream, scratch_dir
 from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 WORKSPACE_ENV = "KG_HOME"
@@ -94,22 +94,30 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
             return built, None
         report = None
         t = time.perf_counter()
-        with export.atomic_writer(workspace_graph()) as fh:
-            collect = _Collector(result, validation != "none", scratch)
+        checked = validation != "none"
+        sample_lines = result.sample_lines() if checked and result.sample is not None else None
+        every_line: list[str] = []
+        with export.atomic_writer(workspace_graph(), binary=True) as fh:
             last_triple = None
-            for line in result.lines():
-                fh.write(line)
-                built.quads += 1
-                triple = line[:line.rindex(" <", 0, len(line) - 3)]
-                if triple != last_triple:
-                    built.triples += 1
-                    last_triple = triple
-                collect.add(line)
+            for block in result.blocks():
+                fh.write(block)
+                lines = block.split(b"\n")
+                lines.pop()  # (empty: the block ends with a line break)
+                built.quads += len(lines)
+                for line in lines:
+                    triple = line.rpartition(b" <")[0]  # (the graph IRI is the last token)
+                    if triple != last_triple:
+                        built.triples += 1
+                        last_triple = triple
+                if checked and sample_lines is None:
+                    every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
             if on_progress:
                 on_progress("written", result.works)
             t = result.report.timed("merge", t)
             if validation != "none":
-                report = validate_collected(collect.lines(), result.shared_graphs, shapes, jobs or default_jobs())
+                if sample_lines is None:
+                    sample_lines = every_line
+                report = validate_collected(sample_lines, result.shared_graphs, shapes, jobs or default_jobs())
                 t = result.report.timed("validate", t)
                 if report.count("Violation") and not allow_invalid:
                     n = report.count("Violation")
@@ -128,50 +136,6 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
         shutil.rmtree(scratch, ignore_errors=True)
         if created and not any(workspace().iterdir()):
             workspace().rmdir()  # nothing was written: leave no empty workspace behind
-
-
-class _Collector:
-    """The lines validation needs, gathered while the merged graph streams by: every line, or the graphs of
-    the sampled records, the tools and topic graphs, and the knowledge-graph lines about the IRIs they use."""
-
-    def __init__(self, result: StreamResult, enabled: bool, scratch: Path) -> None:
-        self.enabled, self.sample = enabled, result.sample
-        self.kgraph, self.tgraph, self.sgraph = sorted(result.shared_graphs)  # knowledge, tools, topics
-        self.kept: list[str] = []
-        self.used: set[str] = set()
-        self.knowledge = open(scratch / "knowledge-lines.nq", "w+", encoding="utf-8", newline="\n")
-
-    def add(self, line: str) -> None:
-        if not self.enabled:
-            return
-        if self.sample is None:
-            self.kept.append(line)
-            return
-        graph = line[line.rindex(" <", 0, len(line) - 3) + 1:-3]
-        if graph == self.kgraph:
-            self.knowledge.write(line)
-        elif graph in self.sample or graph == self.tgraph or graph == self.sgraph:
-            self.kept.append(line)
-            if graph in self.sample:
-                obj = _object(line)
-                if obj.startswith("<"):
-                    self.used.add(obj)
-
-    def lines(self) -> list[str]:
-        if self.sample is not None:
-            self.knowledge.seek(0)
-            self.kept.extend(line for line in self.knowledge if line[:line.index(" ")] in self.used)
-            self.kept.sort()
-        self.knowledge.close()
-        return self.kept
-
-
-def _object(line: str) -> str:
-    """The object token of a canonical N-Quads line."""
-    body = line[:line.rindex(" <", 0, len(line) - 3)]
-    s_end = body.index(" ")
-    p_end = body.index(" ", s_end + 1)
-    return body[p_end + 1:]
 
 
 def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:

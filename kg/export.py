@@ -350,8 +350,9 @@ def check_writable(path: str | Path) -> None:
 
 
 @contextmanager
-def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
-    """Write to a temporary file beside ``path`` and rename it into place only when all went well."""
+def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
+    """Write to a temporary file beside ``path`` and rename it into place only when all went well (text in
+    UTF-8, or bytes with ``binary``)."""
     target = Path(path)
     if target.is_dir():
         raise KgError(f"{target}: is a directory; give a file name to write to")
@@ -364,7 +365,8 @@ def atomic_writer(path: str | Path) -> Iterator[IO[str]]:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with (os.fdopen(fd, "wb", buffering=1 << 20) if binary
+              else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

@@ -1,19 +1,30 @@
 """External sorting of text lines: sorted runs on disk, merged (and deduplicated) at the end.
 
 Lines are compared as Python strings (code-point order), so a merge of runs gives exactly what
-``sorted(set(lines))`` gives in memory, whatever the number and size of the runs.
+``sorted(set(lines))`` gives in memory, whatever the number and size of the runs. Runs are UTF-8, whose
+byte order is code-point order, and hold N-Quads lines, none of which is a proper prefix of another (so
+comparing lines with or without their line break is the same), so the system's ``sort -m -u`` in the C
+locale merges them to the same bytes; it does so in C, in a process of its own, and is used wherever it is installed (``EXTERNAL`` off,
+or no ``sort`` on the PATH: the merge runs in Python).
 """
 
 from __future__ import annotations
 
 import heapq
 import os
+import shutil
+import subprocess
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
+from functools import lru_cache
 from pathlib import Path
+
+from .errors import KgError
 
 MAX_FAN_IN = 200  # runs merged at once; more are merged in rounds
 BUFFER = 1 << 16
+PIPE_BUFFER = 1 << 20
+EXTERNAL = True  # merge with the system's sort when there is one (tests turn it off to compare)
 
 
 def write_run(lines: Iterable[str], path: Path) -> Path:
@@ -23,8 +34,8 @@ def write_run(lines: Iterable[str], path: Path) -> Path:
     return path
 
 
-def _read(path: Path, stack: ExitStack) -> Iterator[str]:
-    return iter(stack.enter_context(open(path, encoding="utf-8", newline="\n", buffering=BUFFER)))
+def _read(path: Path, stack: ExitStack) -> Iterator[bytes]:
+    return iter(stack.enter_context(open(path, "rb", buffering=BUFFER)))
 
 
 def unique(lines: Iterable[str]) -> Iterator[str]:
@@ -36,18 +47,79 @@ def unique(lines: Iterable[str]) -> Iterator[str]:
             last = line
 
 
+@lru_cache(maxsize=1)
+def _sort_program() -> tuple[str, bool] | None:
+    """The system's sort and whether it is GNU's (which takes --batch-size), or None."""
+    exe = shutil.which("sort")
+    if exe is None:
+        return None
+    try:
+        version = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return exe, "GNU" in version
+
+
+def _sort_command(runs: list[Path], scratch: Path, out: Path | None = None) -> list[str] | None:
+    program = _sort_program() if EXTERNAL else None
+    if program is None:
+        return None
+    exe, gnu = program
+    cmd = [exe, "-m", "-u", "-T", str(scratch)]
+    if gnu:
+        cmd.append(f"--batch-size={max(2, min(len(runs), MAX_FAN_IN))}")
+    if out is not None:
+        cmd += ["-o", str(out)]
+    return cmd + ["--", *map(str, runs)]
+
+
+def _sort_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANG"}
+    env["LC_ALL"] = "C"  # compare bytes
+    return env
+
+
+def _failed(proc_stderr: bytes, where: Path) -> KgError:
+    first = proc_stderr.decode("utf-8", "replace").strip().splitlines()
+    return KgError(f"{where}: merging the sorted runs failed ({first[0] if first else 'sort exited with an error'});"
+                   " check the free space there and run the build again")
+
+
 def merge_into(runs: list[Path], out: Path) -> Path:
     """Merge sorted runs into one run file ``out`` (sorted, unique) and delete them."""
-    with ExitStack() as stack, open(out, "w", encoding="utf-8", newline="\n", buffering=BUFFER) as fh:
-        fh.writelines(unique(heapq.merge(*(_read(r, stack) for r in runs))))
+    cmd = _sort_command(runs, out.parent, out)
+    if cmd is not None:
+        proc = subprocess.run(cmd, env=_sort_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if proc.returncode != 0:
+            raise _failed(proc.stderr, out.parent)
+    else:
+        with ExitStack() as stack, open(out, "wb", buffering=BUFFER) as fh:
+            fh.writelines(unique(heapq.merge(*(_read(r, stack) for r in runs))))
     for r in runs:
         os.unlink(r)
     return out
 
 
-def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
-    """The sorted, unique lines of every run; with many runs, merged in rounds through ``scratch``."""
+def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
+    """The sorted, unique lines of every run, as UTF-8 bytes; with many runs (and no system sort), merged in
+    rounds through ``scratch``."""
     runs = list(runs)
+    if not runs:
+        return
+    cmd = _sort_command(runs, scratch)
+    if cmd is not None:
+        with subprocess.Popen(cmd, env=_sort_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              bufsize=PIPE_BUFFER) as proc:
+            assert proc.stdout is not None and proc.stderr is not None
+            try:
+                yield from proc.stdout
+            except GeneratorExit:  # the consumer stopped early
+                proc.kill()
+                raise
+            err = proc.stderr.read()
+            if proc.wait() != 0:
+                raise _failed(err, scratch)
+        return
     round_no = 0
     while len(runs) > MAX_FAN_IN:
         round_no += 1
@@ -60,6 +132,45 @@ def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
         yield from unique(heapq.merge(*(_read(r, stack) for r in runs)))
 
 
+def merge_blocks(runs: list[Path], scratch: Path, size: int = PIPE_BUFFER) -> Iterator[bytes]:
+    """The lines of ``merge_bytes`` in blocks of about ``size`` bytes, each a run of whole lines."""
+    cmd = _sort_command(runs, scratch) if runs else None
+    if cmd is None:
+        block: list[bytes] = []
+        held = 0
+        for line in merge_bytes(runs, scratch):
+            block.append(line)
+            held += len(line)
+            if held >= size:
+                yield b"".join(block)
+                block, held = [], 0
+        if block:
+            yield b"".join(block)
+        return
+    with subprocess.Popen(cmd, env=_sort_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        carry = b""
+        try:
+            while chunk := proc.stdout.read(size):
+                chunk = carry + chunk
+                cut = chunk.rfind(b"\n") + 1
+                if cut:
+                    yield chunk[:cut]
+                carry = chunk[cut:]
+        except GeneratorExit:  # the consumer stopped early
+            proc.kill()
+            raise
+        err = proc.stderr.read()
+        if proc.wait() != 0:
+            raise _failed(err, scratch)
+        if carry:
+            yield carry
+
+
+def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
+    """The sorted, unique lines of every run (as ``merge_bytes``, decoded)."""
+    for line in merge_bytes(runs, scratch):
+        yield line.decode("utf-8")
 class Sorter:
     """Collect lines in memory up to ``limit``, spill sorted runs to ``scratch``, merge on demand."""
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
-from .extsort import Sorter, merge_into, merge_runs, write_run
+from .extsort import Sorter, merge_blocks, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
@@ -48,10 +48,37 @@ class StreamResult:
     works: int = 0
     sample: set[str] | None = None  # graph IRIs of the sampled records (None: every record)
     shared_graphs: set[str] = field(default_factory=set)
+    sampled: list[str] = field(default_factory=list)  # the lines of the sampled records' graphs
+    knowledge_runs: list[Path] = field(default_factory=list)  # the runs of the knowledge, tools and topics graphs
 
     def lines(self) -> Iterator[str]:
         """The canonical sorted, unique N-Quads lines (merging the runs; read once)."""
         return merge_runs(self.runs, self.scratch)
+
+    def blocks(self) -> Iterator[bytes]:
+        """The same lines as UTF-8 bytes, in blocks of whole lines (what the writer of the workspace graph takes)."""
+        return merge_blocks(self.runs, self.scratch)
+
+    def sample_lines(self) -> list[str]:
+        """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
+        and the knowledge-graph lines about the IRIs the sampled records use. Call it before merging the runs
+        (a merge in rounds removes the runs it merges)."""
+        kgraph, tgraph, sgraph = sorted(self.shared_graphs)
+        used = {o for o in map(_object, self.sampled) if o.startswith("<")}
+        extra: set[str] = set()
+        for run in self.knowledge_runs:
+            with open(run, encoding="utf-8", newline="\n") as fh:
+                for line in fh:
+                    graph = line[line.rindex(" <", 0, len(line) - 3) + 1:-3]
+                    if graph == tgraph or graph == sgraph or (graph == kgraph and line[:line.index(" ")] in used):
+                        extra.add(line)
+        return sorted(extra.union(self.sampled))
+
+
+def _object(line: str) -> str:
+    """The object token of a canonical N-Quads line."""
+    body = line[:line.rindex(" <", 0, len(line) - 3)]
+    return body[body.index(" ", body.index(" ") + 1) + 1:]
 
 
 # ---------------------------------------------------------------- worker side
@@ -91,13 +118,15 @@ def _scan(items: list[tuple[int, Any, Any]]) -> list[tuple]:
     return out
 
 
-def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[str, Any], list[str]]:
-    """Pass 2 on a chunk: map each record with its resolutions into one sorted run file."""
+def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[str, Any], list[str], list[str]]:
+    """Pass 2 on a chunk: map each record with its resolutions into one sorted run file (and the lines of the
+    records in the validation sample apart)."""
     assert _CTX is not None and _LOOKUP is not None and _RUNS is not None
     chunk_no, items = task
     lines: list[str] = []
     used: dict[str, Any] = {}
     names: list[str] = []
+    sampled: list[str] = []
     for _seq, source, raw in items:
         work, _warnings = normalize(raw, source)
         full = _LOOKUP.resolutions(work.doi)
@@ -105,9 +134,12 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
         used.update(tools_used)
         names.extend(cand)
         graph = _CTX.minter.graph(work.doi)
+        start = len(lines)
         lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
+        if graph in _SAMPLE:
+            sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
-    return run, len(items), used, names
+    return run, len(items), used, names, sampled
 
 
 # ---------------------------------------------------------------- driver
@@ -248,7 +280,8 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     merging: list[Future] = []
     try:
         tasks = enumerate(_chunks(item for item in _numbered(inputs, None) if item[0] in kept))
-        for run, n, tools_used, cand in _run(pool, _map, tasks, jobs):
+        for run, n, tools_used, cand, sampled in _run(pool, _map, tasks, jobs):
+            result.sampled.extend(sampled)
             runs.append(run)
             if pool is not None and len(runs) >= GROUP:
                 # the workers merge runs as they come, so the final merge (one process) has few runs to merge
@@ -267,6 +300,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     knowledge.extend(shared_lines(ctx, used, names, True))
     knowledge.spill()
     runs.extend(knowledge.runs)
+    result.knowledge_runs = list(knowledge.runs)
     report.timed("map", t)
     return result
 

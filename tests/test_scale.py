@@ -12,15 +12,20 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg import extsort, read, stream
 from kg.build import build_graph
 from kg.cli import main
+from kg.errors import KgError
+from kg.terms import lit
 from kg.ids import DEFAULT_BASE
 from kg.map.context import Context
 from kg.stream import build_stream
@@ -74,8 +79,10 @@ def test_streaming_build_equals_in_memory_build(corpus: list[str], in_memory: tu
         assert getattr(report, attr) == getattr(expected_report, attr), attr
 
 
+@pytest.mark.parametrize("external", [True, False], ids=["system-sort", "python-merge"])
 def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+                                                              monkeypatch: pytest.MonkeyPatch, external: bool) -> None:
+    monkeypatch.setattr(extsort, "EXTERNAL", external)
     monkeypatch.setattr(stream, "CHUNK", 7)
     monkeypatch.setattr(extsort, "MAX_FAN_IN", 3)
     result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=1)
@@ -83,10 +90,12 @@ def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str],
     assert list(result.lines()) == in_memory[0]
 
 
+@pytest.mark.parametrize("external", [True, False], ids=["system-sort", "python-merge"])
 def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                                        monkeypatch: pytest.MonkeyPatch, external: bool) -> None:
     """With workers, every GROUP runs of pass 2 are merged by a worker; the final merge gets those groups,
     the runs left over and the knowledge runs, and gives the in-memory bytes."""
+    monkeypatch.setattr(extsort, "EXTERNAL", external)
     monkeypatch.setattr(stream, "CHUNK", 7)
     monkeypatch.setattr(stream, "GROUP", 3)
     monkeypatch.setattr(extsort, "MAX_FAN_IN", 4)
@@ -94,6 +103,72 @@ def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_me
     names = [r.name for r in result.runs]
     assert sum(n.startswith("group-") for n in names) >= 5 and any(n.startswith("map-") for n in names)
     assert list(result.lines()) == in_memory[0]
+
+
+def test_the_sample_to_validate_is_gathered_by_the_workers_as_the_merged_graph_would_give_it(
+        corpus: list[str], tmp_path: Path) -> None:
+    """The sampled records' graphs come from the workers that map them, the shared graphs from the knowledge
+    runs: the same lines as filtering the merged graph (the sampled graphs, the tools and topics graphs, the
+    knowledge-graph lines about the IRIs the sampled records use)."""
+    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2, sample=15)
+    gathered = result.sample_lines()
+    kgraph, tgraph, sgraph = sorted(SHARED_GRAPHS)
+    kept, knowledge, used = [], [], set()
+    for line in result.lines():
+        body, graph, _end = line.rsplit(" ", 2)
+        o = body.split(" ", 2)[2]
+        if graph == kgraph:
+            knowledge.append(line)
+        elif graph in result.sample or graph in (tgraph, sgraph):
+            kept.append(line)
+            if graph in result.sample and o.startswith("<"):
+                used.add(o)
+    expected = sorted(kept + [line for line in knowledge if line.split(" ", 1)[0] in used])
+    assert len(result.sample) == 15 and len(expected) > 1000
+    assert gathered == expected
+
+
+# N-Quads lines whose literal holds any text but a lone surrogate (which UTF-8 cannot hold): quotes, tabs, NUL,
+# line breaks (escaped), non-BMP ... Tokens end where they say, so no line is a proper prefix of another.
+LINE = st.builds(lambda text, g: f"<s> <p> {lit(text)} <g{g}> .", st.text(st.characters(blacklist_categories=("Cs",)),
+                                                                        max_size=12), st.integers(0, 2))
+@settings(max_examples=80, deadline=None)
+@given(runs=st.lists(st.lists(LINE, max_size=25), min_size=1, max_size=7), fan_in=st.integers(2, 4))
+def test_the_system_sort_and_the_python_merge_give_what_sorting_in_memory_gives(
+        runs: list[list[str]], fan_in: int) -> None:
+    """Runs are merged by the system's sort in the C locale (byte order) when there is one: on UTF-8 lines of
+    which none is a proper prefix of another (N-Quads lines) that is the code-point order of Python's sort,
+    for every character a literal may hold, in one round or several."""
+    expected = sorted({line + "\n" for run in runs for line in run})
+    if extsort._sort_program() is None:
+        pytest.skip("no sort program on this system")
+    saved = extsort.EXTERNAL, extsort.MAX_FAN_IN
+    try:
+        extsort.MAX_FAN_IN = fan_in
+        for external in (True, False):
+            extsort.EXTERNAL = external
+            with tempfile.TemporaryDirectory() as tmp:
+                def written(name: str) -> list[Path]:  # (merging may delete the runs it merges)
+                    return [extsort.write_run((line + "\n" for line in run), Path(tmp) / f"{name}-{i}.nq")
+                            for i, run in enumerate(runs)]
+                assert list(extsort.merge_runs(written("a"), Path(tmp))) == expected, external
+                grouped = extsort.merge_into(written("b"), Path(tmp) / "group.nq")
+                text = grouped.read_bytes().decode("utf-8")
+                assert [line + "\n" for line in text.split("\n")[:-1]] == expected, external
+    finally:
+        extsort.EXTERNAL, extsort.MAX_FAN_IN = saved
+
+
+def test_a_failing_system_sort_gives_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = extsort.write_run(["b\n", "a\n"], tmp_path / "run.nq")
+    fake = tmp_path / "sort"
+    fake.write_text("#!/bin/sh\necho 'sort: write failed: No space left on device' >&2\nexit 2\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(extsort, "_sort_program", lambda: (str(fake), True))
+    with pytest.raises(KgError) as err:
+        list(extsort.merge_bytes([run, run], tmp_path))
+    assert str(err.value) == (f"{tmp_path}: merging the sorted runs failed (sort: write failed: No space left on "
+                              "device); check the free space there and run the build again")
 
 
 def test_large_json_lines_are_streamed_with_the_same_result(corpus: list[str], tmp_path: Path,
