@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import itertools
 import os
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -102,15 +104,17 @@ class Ignored(str):
     """A file met while walking a folder that holds no JSON at all (a README, say): noted, not an error."""
 
 
-def iter_file(shown: str, path: Path, explicit: bool = True) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
+def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
+              ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
     """Every work record of one file (single JSON document or JSON Lines), errors as values. Large JSON
-    Lines files (plain or gzipped) are read line by line, so memory does not grow with the file."""
+    Lines files (plain or gzipped) are read line by line, so memory does not grow with the file; with
+    ``lazy``, their lines come unparsed (``LazyLine``), for a worker process to parse."""
     try:
         big = path.stat().st_size > STREAM_ABOVE
     except OSError:
         big = False
     if big:
-        streamed = _iter_big(shown, path)
+        streamed = _iter_big(shown, path, lazy)
         if streamed is not None:
             yield from streamed
             return
@@ -177,7 +181,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _iter_big(shown: str, path: Path) -> Iterator[tuple[Source, Any] | InputError] | None:
+def _iter_big(shown: str, path: Path, lazy: bool = False) -> Iterator[tuple[Source, Any] | InputError | LazyLine] | None:
     """A large file as a stream of JSON Lines records, or None when it is not JSON Lines (then it is read
     whole). A file of one line is a single document, as when read whole."""
     try:
@@ -201,18 +205,21 @@ def _iter_big(shown: str, path: Path) -> Iterator[tuple[Source, Any] | InputErro
         return None
 
     def lines() -> Iterator[tuple[int, bytes]]:
+        """(line number, line without its line break: as the whole-file reader splits them)."""
         try:
-            yield first[0], head
-            yield second
-            yield from numbered
+            for n, ln in itertools.chain([(first[0], head), second], numbered):
+                yield n, ln[:-1] if ln.endswith(b"\n") else ln
         except (OSError, EOFError, zlib.error) as e:
             raise _Broken(str(e)) from None
         finally:
             fh.close()
 
-    def records() -> Iterator[tuple[Source, Any] | InputError]:
+    def records() -> Iterator[tuple[Source, Any] | InputError | LazyLine]:
         try:
-            yield from _iter_lines(shown, lines(), digest)
+            if lazy:
+                yield from (LazyLine(shown, digest, n, ln) for n, ln in lines() if ln.strip())
+            else:
+                yield from _iter_lines(shown, lines(), digest)
         except _Broken as e:
             yield InputError(shown, f"is not a readable gzip file ({e})", "re-download or re-compress it")
 
@@ -227,27 +234,47 @@ def _iter_lines(shown: str, data: bytes | Iterable[tuple[int, bytes]], digest: s
                 ) -> Iterator[tuple[Source, Any] | InputError]:
     numbered = enumerate(data.split(b"\n"), start=1) if isinstance(data, bytes) else data
     for lineno, line in numbered:
-        if not line.strip():
-            continue
-        try:
-            doc = orjson.loads(line)
-        except orjson.JSONDecodeError as e:
-            pos = getattr(e, "pos", None)
-            col = f", column {pos + 1}" if isinstance(pos, int) else ""
-            msg = str(e).split(":")[0].strip() or "invalid JSON"
-            yield InputError(f"{shown}: line {lineno}{col}", f"invalid JSON ({msg})", "fix the line or leave it out")
-            continue
-        found = unwrap(doc)
-        if found is None:
-            yield InputError(f"{shown}: line {lineno}", "is not a Crossref work, response or list", "leave it out")
-            continue
-        items, naming = found
-        for i, item in enumerate(items, start=1):
-            loc = f"line {lineno}" + (f" item {i}" if naming else "")
-            yield Source(shown, digest, loc), _inner(item)
+        if line.strip():
+            yield from _line_records(shown, digest, lineno, line)
 
 
-def iter_records(inputs: Iterable[str]) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
-    """All records of all inputs, in input order then file order."""
+def _line_records(shown: str, digest: str, lineno: int, line: bytes) -> Iterator[tuple[Source, Any] | InputError]:
+    """The records of one non-blank JSON Lines line (a work, a response or a list), or its error."""
+    try:
+        doc = orjson.loads(line)
+    except orjson.JSONDecodeError as e:
+        pos = getattr(e, "pos", None)
+        col = f", column {pos + 1}" if isinstance(pos, int) else ""
+        msg = str(e).split(":")[0].strip() or "invalid JSON"
+        yield InputError(f"{shown}: line {lineno}{col}", f"invalid JSON ({msg})", "fix the line or leave it out")
+        return
+    found = unwrap(doc)
+    if found is None:
+        yield InputError(f"{shown}: line {lineno}", "is not a Crossref work, response or list", "leave it out")
+        return
+    items, naming = found
+    for i, item in enumerate(items, start=1):
+        loc = f"line {lineno}" + (f" item {i}" if naming else "")
+        yield Source(shown, digest, loc), _inner(item)
+
+
+@dataclass(frozen=True, slots=True)
+class LazyLine:
+    """One non-blank line of a large JSON Lines file, not parsed yet: cheap to send to a worker process,
+    which calls ``records()`` for what the reader would have given (its records, or its error)."""
+
+    shown: str
+    digest: str
+    lineno: int
+    data: bytes
+
+    def records(self) -> list[tuple[Source, Any] | InputError]:
+        return list(_line_records(self.shown, self.digest, self.lineno, self.data))
+
+
+def iter_records(inputs: Iterable[str], lazy: bool = False,
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
+    """All records of all inputs, in input order then file order (with ``lazy``, the lines of large JSON
+    Lines files as ``LazyLine``s, each standing for the records ``LazyLine.records()`` gives)."""
     for shown, path, explicit in expand_paths(inputs):
-        yield from iter_file(shown, path, explicit)
+        yield from iter_file(shown, path, explicit, lazy)

@@ -28,12 +28,13 @@ from .extsort import Sorter, merge_blocks, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
-from .read import Ignored, iter_records
+from .read import Ignored, LazyLine, iter_records
 from .refs.parse import ParsedRef
 from .refs.resolve import features, record_entry
 from .refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
+SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
 GROUP = 64  # with workers, every GROUP sorted runs of pass 2 are merged into one by a worker
 SHARED = ("knowledge", "tools", "topics")
 
@@ -98,11 +99,28 @@ def _init(args: tuple[str, list[Path] | None, Path | None], db: Path | None = No
     _RUNS, _SAMPLE = runs, sample
 
 
+def _expanded(items: list[tuple[int, Any, Any]]) -> Iterator[tuple[int, Any, Any]]:
+    """(sequence number, source, raw record) of every record of the chunk, the lines of large JSON Lines files
+    parsed here, errors as (sequence number, None, message). A line comes as (n << SHIFT, LazyLine, None),
+    or with the set of its records' numbers (i of n << SHIFT | i) to keep in place of None."""
+    for seq, source, raw in items:
+        if not isinstance(source, LazyLine):
+            yield seq, source, raw
+            continue
+        for i, record in enumerate(source.records()):
+            if raw is not None and i not in raw:
+                continue
+            if isinstance(record, InputError):
+                yield seq | i, None, str(record)
+            else:
+                yield seq | i, record[0], record[1]
+
+
 def _scan(items: list[tuple[int, Any, Any]]) -> list[tuple]:
     """Pass 1 on a chunk: per record, an error, or what dedupe and resolution need."""
     assert _CTX is not None
     out: list[tuple] = []
-    for seq, source, raw in items:
+    for seq, source, raw in _expanded(items):
         if source is None:  # a read error, passed along to keep the order of the report
             out.append((seq, "error", raw))
             continue
@@ -127,7 +145,9 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
     used: dict[str, Any] = {}
     names: list[str] = []
     sampled: list[str] = []
-    for _seq, source, raw in items:
+    mapped = 0
+    for _seq, source, raw in _expanded(items):
+        mapped += 1
         work, _warnings = normalize(raw, source)
         full = _LOOKUP.resolutions(work.doi)
         triples, tools_used, cand = map_with_knowledge(work, _CTX, full, _LOOKUP.record)
@@ -139,7 +159,7 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
         if graph in _SAMPLE:
             sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
-    return run, len(items), used, names, sampled
+    return run, mapped, used, names, sampled
 
 
 # ---------------------------------------------------------------- driver
@@ -157,9 +177,14 @@ def _chunks(items: Iterable[tuple[int, Any, Any]]) -> Iterator[list[tuple[int, A
 
 
 def _numbered(inputs: list[str], report: Report | None) -> Iterator[tuple[int, Any, Any]]:
-    """(sequence number, source, raw record) of every record; with ``report``, notes go there and read
-    errors come as (sequence number, None, message)."""
-    for seq, item in enumerate(iter_records(inputs)):
+    """(sequence number, source, raw record) of every record, or (sequence number, LazyLine, None) of every line
+    of a large JSON Lines file (see ``_expanded``); with ``report``, notes go there and read errors come as
+    (sequence number, None, message)."""
+    for n, item in enumerate(iter_records(inputs, lazy=True)):
+        seq = n << SHIFT
+        if isinstance(item, LazyLine):
+            yield seq, item, None
+            continue
         if isinstance(item, Ignored):
             if report is not None:
                 report.notes.append(str(item))
@@ -170,6 +195,17 @@ def _numbered(inputs: list[str], report: Report | None) -> Iterator[tuple[int, A
             continue
         source, raw = item
         yield seq, source, raw
+
+
+def _kept(items: Iterator[tuple[int, Any, Any]], kept: set[int]) -> Iterator[tuple[int, Any, Any]]:
+    """The items that hold kept records; a line of a large JSON Lines file with the numbers of those it holds."""
+    offsets: dict[int, set[int]] = {}
+    for seq in kept:
+        offsets.setdefault(seq >> SHIFT, set()).add(seq & ((1 << SHIFT) - 1))
+    for seq, source, raw in items:
+        wanted = offsets.get(seq >> SHIFT)
+        if wanted is not None:
+            yield (seq, source, frozenset(wanted)) if isinstance(source, LazyLine) else (seq, source, raw)
 
 
 def _pool(jobs: int, initargs: tuple) -> ProcessPoolExecutor | None:
@@ -279,7 +315,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
     merging: list[Future] = []
     try:
-        tasks = enumerate(_chunks(item for item in _numbered(inputs, None) if item[0] in kept))
+        tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept)))
         for run, n, tools_used, cand, sampled in _run(pool, _map, tasks, jobs):
             result.sampled.extend(sampled)
             runs.append(run)

@@ -79,6 +79,30 @@ def test_streaming_build_equals_in_memory_build(corpus: list[str], in_memory: tu
         assert getattr(report, attr) == getattr(expected_report, attr), attr
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_lines_of_large_json_lines_files_parsed_by_the_workers_give_the_same_build(
+        corpus: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """Lines of large JSON Lines files go to the workers unparsed: a line holding a list response (two
+    records, one of them a duplicate DOI that is merged), a line of bad JSON and a line that is no work are
+    numbered, merged and reported as when the reader parses them."""
+    records = [json.loads(line) for line in Path(corpus[0]).read_text(encoding="utf-8").splitlines()[:12]]
+    later = dict(records[3], deposited={"date-parts": [[2031, 1, 1]], "date-time": "2031-01-01T00:00:00Z"})
+    lines = [json.dumps(r) for r in records[:5]]
+    lines += ['{"message-type": "work-list", "message": {"items": ' + json.dumps([records[5], later]) + "}}",
+              '{"DOI": "10.1/broken", ', "", json.dumps({"status": "ok"}), *map(json.dumps, records[6:])]
+    big = tmp_path / "big.jsonl"
+    big.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    inputs = [str(big), str(SEEDS)]
+    expected = build_graph(inputs, Context.create())
+    monkeypatch.setattr(read, "STREAM_ABOVE", 0)
+    assert any(isinstance(x, read.LazyLine) for x in read.iter_records([str(big)], lazy=True))
+    lines_, report = streamed(inputs, tmp_path, jobs)
+    assert lines_ == expected.lines
+    assert (report.records, report.skipped, report.merged) == (expected.report.records, 2, 1)
+    for attr in ("records", "skipped", "merged", "errors", "warnings", "notes"):
+        assert getattr(report, attr) == getattr(expected.report, attr), attr
+
+
 @pytest.mark.parametrize("external", [True, False], ids=["system-sort", "python-merge"])
 def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch, external: bool) -> None:
