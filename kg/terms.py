@@ -8,6 +8,7 @@ the exporters re-group them. Example: ``lit("2025", XSD_GYEAR)`` -> ``"2025"^^<.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import quote
 
 import pyoxigraph
@@ -25,13 +26,14 @@ XSD_LANGUAGE = f"<{XSD}language>"
 XSD_DECIMAL = f"<{XSD}decimal>"
 
 _ESC = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"})
+_NEEDS_ESC = re.compile(r'[\\"\n\r]').search  # most values need no escape: translate() only those that do
 # Characters that may never stand in an IRIREF, plus '%' handled separately by callers.
 _IRI_UNSAFE = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 
 
 def lit(value: str, datatype: str | None = None) -> str:
     """A literal token; ``datatype`` is an IRI token, None or xsd:string give a plain literal."""
-    body = '"' + value.translate(_ESC) + '"'
+    body = '"' + (value.translate(_ESC) if _NEEDS_ESC(value) else value) + '"'
     if datatype is None or datatype == XSD_STRING:
         return body
     return body + "^^" + datatype
@@ -39,7 +41,7 @@ def lit(value: str, datatype: str | None = None) -> str:
 
 def lang_lit(value: str, lang: str) -> str:
     """A language-tagged literal token (tag lower-cased, as canonical N-Triples wants)."""
-    return '"' + value.translate(_ESC) + '"@' + lang.lower()
+    return '"' + (value.translate(_ESC) if _NEEDS_ESC(value) else value) + '"@' + lang.lower()
 
 
 def integer(n: int) -> str:
@@ -47,6 +49,7 @@ def integer(n: int) -> str:
     return f'"{n}"^^{XSD_INTEGER}'
 
 
+@lru_cache(maxsize=4096)
 def decimal(text: str) -> str | None:
     """An xsd:decimal literal token in canonical form ("1000.50" -> "1000.5"); None when not a decimal."""
     m = re.fullmatch(r"\s*([+-]?)(\d*)(?:\.(\d*))?\s*", text)

@@ -14,6 +14,8 @@ class ClosedNamespace:
     def __init__(self, base: str, terms: str) -> None:
         self._base = base
         self._terms = {t: f"<{base}{t}>" for t in terms.split()}
+        # plain attributes for the terms that do not clash with the class's own: read without __getattr__
+        self.__dict__.update((t, v) for t, v in self._terms.items() if t.isidentifier() and not hasattr(type(self), t))
 
     @property
     def base(self) -> str:

@@ -52,20 +52,14 @@ def render(ref: Reference) -> str | None:
     return " ".join(parts) or None
 
 
-def cited_node(work: Work, ref: Reference, ctx: Context) -> str:
-    """The cited work's IRI without resolution: its DOI IRI when known, else one minted for this reference."""
-    if ref.doi:
-        return ctx.minter.doi(ref.doi)
-    return ctx.minter.part(work.doi, "reference", str(ref.index), "cited")
-
-
 def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
     s = ctx.minter.doi(work.doi)
     out: list[Triple] = []
+    prefix = ctx.minter.part(work.doi, "reference")[:-1] + "/"  # + index (digits: nothing to encode) + ">"
     for ref in work.references:
-        node = ctx.minter.part(work.doi, "reference", str(ref.index))
+        node = f"{prefix}{ref.index}>"
         res = knowledge.resolutions.get(ref.index)
-        cited = res.cited if res else cited_node(work, ref, ctx)
+        cited = res.cited if res else (ctx.minter.doi(ref.doi) if ref.doi else f"{prefix}{ref.index}/cited>")
         out += [
             (s, FRBR.part, node),
             (node, RDF.type, BIRO.BibliographicReference),

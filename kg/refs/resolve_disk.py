@@ -56,6 +56,8 @@ class DiskResolver:
     def __init__(self, path: Path, minter: Minter) -> None:
         self.path, self.minter = Path(path), minter
         self.db = connect(self.path)
+        self._recs: list[tuple] = []
+        self._refs: list[tuple] = []
         self.db.executescript("""
             CREATE TABLE rec(seq INTEGER, doi TEXT, tkey TEXT, year TEXT, atoks TEXT, title TEXT);
             CREATE TABLE ref(seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT,
@@ -82,12 +84,22 @@ class DiskResolver:
             for f in feats]
 
     def add(self, rows: tuple[tuple, list[tuple]]) -> None:
+        """Store one record's rows (in batches: call ``flush`` before reading the tables)."""
         rec, refs = rows
-        self.db.execute("INSERT INTO rec VALUES (?,?,?,?,?,?)", rec)
-        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", refs)
+        self._recs.append(rec)
+        self._refs.extend(refs)
+        if len(self._refs) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        self.db.executemany("INSERT INTO rec VALUES (?,?,?,?,?,?)", self._recs)
+        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self._refs)
+        self._recs.clear()
+        self._refs.clear()
 
     def drop(self, seqs: Iterable[int]) -> None:
         """Forget the records (and their references) of these sequence numbers (superseded duplicates)."""
+        self.flush()
         rows = [(s,) for s in seqs]
         self.db.executemany("DELETE FROM rec WHERE seq = ?", rows)
         self.db.executemany("DELETE FROM ref WHERE seq = ?", rows)
@@ -100,6 +112,7 @@ class DiskResolver:
             rows.clear()
 
     def resolve(self, on_info: Callable[[CitedInfo], None]) -> None:
+        self.flush()
         db, minter = self.db, self.minter
         db.execute("CREATE INDEX rec_seq ON rec(seq)")
         db.execute("CREATE INDEX ref_seq ON ref(seq)")
