@@ -293,3 +293,61 @@ def test_url_matcher_equals_url_candidates(titles: list, refs: list) -> None:
         assert got == url_candidates(f, titles)
         got.clear()  # the caller may consume its set: the memo must not change
         assert match(f) == url_candidates(f, titles)
+
+
+def _match_known_by_definition(f, known, near):  # noqa: ANN001, ANN202
+    """Step 2 as specified, reference by reference (what the memoized title_matcher must equal)."""
+    from kg.refs.resolve import Res, _authors_ok, _years_ok
+    entries = known(f.tkey)
+    cands = {(node, src) for node, y, a, src in entries if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
+    method, ratio = "title", 1.0
+    if not cands and f.year and len(f.tkey.split()) >= 4:
+        for other, q in near(f.tkey, f.year):
+            for node, y, a, src in known(other):
+                if y == f.year and _authors_ok(a, f.atoks):
+                    cands.add((node, src))
+                    method, ratio = "title-fuzzy", min(ratio, q)
+    nodes = sorted({n for n, _ in cands})
+    if nodes and all("/10.48550/arxiv." in n for n in nodes) and not f.arxiv_text:
+        return None
+    if len(nodes) > 1:
+        arxiv_nodes = [n for n in nodes if "/10.48550/arxiv." in n]
+        others = [n for n in nodes if n not in arxiv_nodes]
+        nodes = arxiv_nodes if f.arxiv_text and len(arxiv_nodes) == 1 else others if len(others) == 1 else nodes
+    if len(nodes) != 1:
+        return None
+    years_agree = f.year is not None and any(y == f.year for n, y, _a, _s in entries if n == nodes[0])
+    score = (0.9 + (0.05 if years_agree else 0.0) + (0.04 if f.atoks else 0.0)) * ratio
+    return Res(nodes[0], method, round(score, 2), f.title or "")
+
+
+YEARS = st.sampled_from([None, "2019", "2020"])
+AUTHORS = st.frozensets(st.sampled_from(["lee", "kim", "wu"]), max_size=2)
+NODES = st.sampled_from(["<https://doi.org/10.1/a>", "<https://doi.org/10.1/b>", "<https://doi.org/10.48550/arxiv.1>",
+                         "<https://doi.org/10.48550/arxiv.2>"])
+TITLES = st.sampled_from(["deep learning compilers for all", "deep learning compiler for all", "tvm"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(TITLES, NODES, YEARS, AUTHORS, st.sampled_from(["input record", "reference"])),
+                max_size=25),
+       st.lists(st.tuples(TITLES, YEARS, AUTHORS, st.booleans()), max_size=25))
+def test_title_matcher_equals_matching_reference_by_reference(known_rows: list, refs: list) -> None:
+    """References that share a title key, year and authors share the candidate search; every answer (work,
+    method, score, matched text) equals the reference-by-reference definition, arXiv guard included."""
+    from kg.refs.resolve import Feat, first_word, near_titles, title_matcher
+    table: dict[str, list] = {}
+    for tkey, node, year, atoks, src in known_rows:
+        table.setdefault(tkey, []).append((node, year, atoks, src))
+    blocks: dict[tuple, list] = {}
+    for tkey, _node, year, _a, _s in known_rows:
+        if year and tkey not in blocks.setdefault((first_word(tkey), year), []):
+            blocks[(first_word(tkey), year)].append(tkey)
+
+    def known(t: str) -> list:
+        return table.get(t, [])
+    near = near_titles(lambda w, y: blocks.get((w, y), ()))
+    match = title_matcher(known, near)
+    for i, (tkey, year, atoks, arxiv_text) in enumerate(refs * 2):  # twice: answers from the memo too
+        f = Feat("10.1/x", i, tkey, year, atoks, None, None, tkey.title(), (), arxiv_text)
+        assert match(f) == _match_known_by_definition(f, known, near)

@@ -204,30 +204,45 @@ def near_titles(block: Callable[[str, str], Iterable[str]], size: int = 4096) ->
     return near
 
 
-def match_known(f: Feat, known: Callable[[str], Known], near: Near) -> Res | None:
-    """Step 2: a reference without identifier whose title names a work known by identifier."""
-    assert f.tkey
-    entries = known(f.tkey)
-    cands = {(node, src) for node, y, a, src in entries if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
-    method, ratio = "title", 1.0
-    if not cands and f.year and len(f.tkey.split()) >= 4:
-        for other, q in near(f.tkey, f.year):
-            for node, y, a, src in known(other):
-                if y == f.year and _authors_ok(a, f.atoks):
-                    cands.add((node, src))
-                    method, ratio = "title-fuzzy", min(ratio, q)
-    nodes = sorted({n for n, _ in cands})
-    if nodes and all("/10.48550/arxiv." in n for n in nodes) and not f.arxiv_text:
-        return None  # a text that does not say arXiv may cite the published version: not merged
-    if len(nodes) > 1:
-        arxiv_nodes = [n for n in nodes if "/10.48550/arxiv." in n]
-        others = [n for n in nodes if n not in arxiv_nodes]
-        nodes = arxiv_nodes if f.arxiv_text and len(arxiv_nodes) == 1 else others if len(others) == 1 else nodes
-    if len(nodes) != 1:
-        return None
-    years_agree = f.year is not None and any(y == f.year for n, y, _a, _s in entries if n == nodes[0])
-    score = (0.9 + (0.05 if years_agree else 0.0) + (0.04 if f.atoks else 0.0)) * ratio
-    return Res(nodes[0], method, round(score, 2), f.title or "")
+def title_matcher(known: Callable[[str], Known], near: Near, size: int = 1 << 16) -> Callable[[Feat], Res | None]:
+    """Step 2, ``match(f)``: a reference without identifier whose title names a work known by identifier.
+
+    What depends only on the title key, year and author tokens (the candidate works, found by scanning the
+    works known under that title) is computed once per such triple: a much-cited work is known through
+    thousands of references and cited by thousands more, which share these."""
+    @lru_cache(maxsize=size)
+    def candidates(tkey: str, year: str | None, atoks: frozenset[str],
+                   ) -> tuple[tuple[str, ...], str, float, frozenset[str]]:
+        entries = known(tkey)
+        cands = {(node, src) for node, y, a, src in entries if _years_ok(y, year) and _authors_ok(a, atoks)}
+        method, ratio = "title", 1.0
+        if not cands and year and len(tkey.split()) >= 4:
+            for other, q in near(tkey, year):
+                for node, y, a, src in known(other):
+                    if y == year and _authors_ok(a, atoks):
+                        cands.add((node, src))
+                        method, ratio = "title-fuzzy", min(ratio, q)
+        nodes = tuple(sorted({n for n, _ in cands}))
+        # the candidates some work known under this very title says were issued in the reference's year
+        agree = frozenset(n for n, y, _a, _s in entries if year is not None and y == year and n in nodes)
+        return nodes, method, ratio, agree
+
+    def match(f: Feat) -> Res | None:
+        assert f.tkey
+        found, method, ratio, agree = candidates(f.tkey, f.year, f.atoks)
+        nodes = list(found)
+        if nodes and all("/10.48550/arxiv." in n for n in nodes) and not f.arxiv_text:
+            return None  # a text that does not say arXiv may cite the published version: not merged
+        if len(nodes) > 1:
+            arxiv_nodes = [n for n in nodes if "/10.48550/arxiv." in n]
+            others = [n for n in nodes if n not in arxiv_nodes]
+            nodes = arxiv_nodes if f.arxiv_text and len(arxiv_nodes) == 1 else others if len(others) == 1 else nodes
+        if len(nodes) != 1:
+            return None
+        score = (0.9 + (0.05 if nodes[0] in agree else 0.0) + (0.04 if f.atoks else 0.0)) * ratio
+        return Res(nodes[0], method, round(score, 2), f.title or "")
+
+    return match
 
 
 def url_candidates(f: Feat, url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> set[str]:
@@ -393,8 +408,9 @@ class Resolver:
                 by_block[(first_word(tkey), year)].append(tkey)
         unmatched: list[Feat] = []
         near = near_titles(lambda w, y: by_block.get((w, y), ()))
+        match = title_matcher(lambda t: known.get(t, []), near)
         for r in rest:
-            hit = match_known(r, lambda t: known.get(t, []), near) if r.tkey else None
+            hit = match(r) if r.tkey else None
             if hit:
                 out[(r.citing, r.index)] = hit
             else:

@@ -19,8 +19,8 @@ from pathlib import Path
 from ..ids import Minter
 from .parse import ParsedRef
 from .resolve import (
-    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, match_known, near_titles,
-    preprint_link, title_clusters, url_matcher,
+    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, near_titles,
+    preprint_link, title_clusters, title_matcher, url_matcher,
 )
 
 SEP = "\x1f"
@@ -131,7 +131,7 @@ class DiskResolver:
         @lru_cache(maxsize=8192)
         def known(tkey: str) -> Known:
             return [(n, y, _toks(a), s) for n, y, a, s in
-                    db.execute("SELECT node, year, atoks, src FROM known WHERE tkey = ?", (tkey,))]
+                    db.execute("SELECT DISTINCT node, year, atoks, src FROM known WHERE tkey = ?", (tkey,))]
 
         @lru_cache(maxsize=2048)
         def block(fw: str, year: str) -> tuple[str, ...]:
@@ -139,10 +139,11 @@ class DiskResolver:
 
         # 2. titles of works known by identifier
         near = near_titles(block)
+        match = title_matcher(known, near)
         hits: list[tuple] = []
         misses: list[tuple] = []
         for rid, f in map(_feat, self._scan("WHERE id_node IS NULL AND tkey IS NOT NULL ORDER BY tkey")):
-            hit = match_known(f, known, near)
+            hit = match(f)
             if hit:
                 hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched))
                 self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", hits)
