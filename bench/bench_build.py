@@ -19,6 +19,7 @@ with a check that both reports are identical.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -80,6 +81,14 @@ def mapper(data: Path, kind: str, out: Path) -> dict:
 def line(name: str, n: int, m: dict) -> str:
     return (f"  {name:16s} {m['seconds']:9.1f} s  {n / m['seconds']:8.0f} records/s  "
             f"{m['triples'] / m['seconds']:10.0f} triples/s  peak {m['peak_mb']:7.0f} MB  ({m['triples']} triples)")
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha1()
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 22):
+            h.update(block)
+    return h.hexdigest()
 
 
 def turtle(graph_big: Path, graph_small: Path, work: Path) -> dict:
@@ -153,10 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         if n <= a.rdflib_max:
             f["rdflib"] = mapper(data[n], "rdflib", Path("/dev/null"))
             print(line("rdflib Graph.add", n, f["rdflib"]), flush=True)
+        digests = []
         for jobs in (1, 2):
             f[f"kg-j{jobs}"] = kg_build(data[n], a.work / f"kg-{n}", jobs)
             print(line(f"kg build -j{jobs}", n, f[f"kg-j{jobs}"]), flush=True)
             print(f"    stages: {f[f'kg-j{jobs}']['stages']}", flush=True)
+            digests.append(_digest(a.work / f"kg-{n}" / "graph.nq"))  # (not timed)
+        f["j1-equals-j2"] = digests[0] == digests[1]
+        print(f"  -j1 and -j2 graphs byte-identical: {f['j1-equals-j2']}", flush=True)
         keep = a.work / f"graph-{n}.nq"
         shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
         shutil.rmtree(a.work / f"kg-{n}", ignore_errors=True)
