@@ -100,39 +100,6 @@ def merge_into(runs: list[Path], out: Path) -> Path:
     return out
 
 
-class Merging:
-    """A merge of runs into one run file going on in the background (the system's sort): ``result()`` waits
-    for it and gives the file; ``cancel()`` stops it."""
-
-    def __init__(self, runs: list[Path], out: Path, proc: subprocess.Popen | None = None) -> None:
-        self.runs, self.out, self.proc = runs, out, proc
-
-    def result(self) -> Path:
-        if self.proc is not None:
-            _out, err = self.proc.communicate()
-            if self.proc.returncode != 0:
-                raise _failed(err, self.out.parent)
-            for r in self.runs:
-                os.unlink(r)
-            self.proc = None
-        return self.out
-
-    def cancel(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
-def merge_soon(runs: list[Path], out: Path) -> Merging:
-    """Start merging sorted runs into ``out`` (as ``merge_into``) in a process of the system's sort and return
-    at once, so the caller goes on with its work; without a system sort the merge is done here, now."""
-    cmd = _sort_command(runs, out.parent, out)
-    if cmd is None:
-        return Merging(runs, merge_into(runs, out))
-    proc = subprocess.Popen(cmd, env=_sort_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return Merging(runs, out, proc)
-
-
 def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
     """The sorted, unique lines of every run, as UTF-8 bytes; with many runs (and no system sort), merged in
     rounds through ``scratch``."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
-from .extsort import Merging, Sorter, merge_blocks, merge_into, merge_runs, merge_soon, write_run
+from .extsort import Sorter, merge_blocks, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
@@ -35,7 +35,7 @@ from .refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
 SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
-GROUP = 64  # every GROUP sorted runs of pass 2 are merged into one (by a worker, or by the system's sort)
+GROUP = 64  # with workers, every GROUP sorted runs of pass 2 are merged into one by a worker
 SHARED = ("knowledge", "tools", "topics")
 
 
@@ -313,17 +313,15 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     names: dict[str, Counter[str]] = {}
     done = 0
     pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
-    merging: list[Future | Merging] = []
+    merging: list[Future] = []
     try:
         tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept)))
         for run, n, tools_used, cand, sampled in _run(pool, _map, tasks, jobs):
             result.sampled.extend(sampled)
             runs.append(run)
-            if len(runs) >= GROUP:
-                # runs are merged in groups as they come (by the workers, or without workers by the system's
-                # sort in the background), so the final merge has few runs to merge, in one round
-                group = scratch / f"group-{len(merging):05d}.nq"
-                merging.append(pool.submit(merge_into, runs[:], group) if pool is not None else merge_soon(runs[:], group))
+            if pool is not None and len(runs) >= GROUP:
+                # the workers merge runs as they come, so the final merge (one process) has few runs to merge
+                merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq"))
                 runs.clear()  # (the list is result.runs)
             used.update(tools_used)
             for name in cand:
@@ -333,8 +331,6 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
                 on_progress("map", done, len(kept))
         runs[:0] = [f.result() for f in merging]
     finally:
-        for f in merging:
-            f.cancel()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     knowledge.extend(shared_lines(ctx, used, names, True))
