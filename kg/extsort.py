@@ -100,6 +100,29 @@ def merge_into(runs: list[Path], out: Path) -> Path:
     return out
 
 
+def _sort_output(cmd: list[str], scratch: Path, size: int) -> Iterator[bytes]:
+    """The output of a merging sort, in blocks of whole lines of about ``size`` bytes; a failing sort raises
+    a one-line error, and a consumer that stops early stops the sort."""
+    with subprocess.Popen(cmd, env=_sort_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        carry = b""
+        try:
+            while chunk := proc.stdout.read(size):
+                chunk = carry + chunk
+                cut = chunk.rfind(b"\n") + 1
+                if cut:
+                    yield chunk[:cut]
+                carry = chunk[cut:]
+        except GeneratorExit:
+            proc.kill()
+            raise
+        err = proc.stderr.read()
+        if proc.wait() != 0:
+            raise _failed(err, scratch)
+        if carry:  # (sort ends its output with a line break; this is for the one that would not)
+            yield carry + b"\n"
+
+
 def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
     """The sorted, unique lines of every run, as UTF-8 bytes; with many runs (and no system sort), merged in
     rounds through ``scratch``."""
@@ -108,17 +131,11 @@ def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
         return
     cmd = _sort_command(runs, scratch)
     if cmd is not None:
-        with subprocess.Popen(cmd, env=_sort_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              bufsize=PIPE_BUFFER) as proc:
-            assert proc.stdout is not None and proc.stderr is not None
-            try:
-                yield from proc.stdout
-            except GeneratorExit:  # the consumer stopped early
-                proc.kill()
-                raise
-            err = proc.stderr.read()
-            if proc.wait() != 0:
-                raise _failed(err, scratch)
+        for block in _sort_output(cmd, scratch, PIPE_BUFFER):
+            lines = block.split(b"\n")
+            lines.pop()  # (empty: the block ends with a line break)
+            for line in lines:
+                yield line + b"\n"
         return
     round_no = 0
     while len(runs) > MAX_FAN_IN:
@@ -135,36 +152,19 @@ def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
 def merge_blocks(runs: list[Path], scratch: Path, size: int = PIPE_BUFFER) -> Iterator[bytes]:
     """The lines of ``merge_bytes`` in blocks of about ``size`` bytes, each a run of whole lines."""
     cmd = _sort_command(runs, scratch) if runs else None
-    if cmd is None:
-        block: list[bytes] = []
-        held = 0
-        for line in merge_bytes(runs, scratch):
-            block.append(line)
-            held += len(line)
-            if held >= size:
-                yield b"".join(block)
-                block, held = [], 0
-        if block:
-            yield b"".join(block)
+    if cmd is not None:
+        yield from _sort_output(cmd, scratch, size)
         return
-    with subprocess.Popen(cmd, env=_sort_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        carry = b""
-        try:
-            while chunk := proc.stdout.read(size):
-                chunk = carry + chunk
-                cut = chunk.rfind(b"\n") + 1
-                if cut:
-                    yield chunk[:cut]
-                carry = chunk[cut:]
-        except GeneratorExit:  # the consumer stopped early
-            proc.kill()
-            raise
-        err = proc.stderr.read()
-        if proc.wait() != 0:
-            raise _failed(err, scratch)
-        if carry:
-            yield carry
+    block: list[bytes] = []
+    held = 0
+    for line in merge_bytes(runs, scratch):
+        block.append(line)
+        held += len(line)
+        if held >= size:
+            yield b"".join(block)
+            block, held = [], 0
+    if block:
+        yield b"".join(block)
 
 
 def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
