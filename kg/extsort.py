@@ -4,8 +4,8 @@ Lines are compared as Python strings (code-point order), so a merge of runs give
 ``sorted(set(lines))`` gives in memory, whatever the number and size of the runs. Runs are UTF-8, whose
 byte order is code-point order, and hold N-Quads lines, none of which is a proper prefix of another (so
 comparing lines with or without their line break is the same), so the system's ``sort -m -u`` in the C
-locale merges them to the same bytes; it does so in C, in a process of its own, and is used wherever it is installed (``EXTERNAL`` off,
-or no ``sort`` on the PATH: the merge runs in Python).
+locale merges them to the same bytes. It does so in C, in a process of its own, and is used wherever it
+is installed (with ``EXTERNAL`` off, or no ``sort`` on the PATH, the merge runs in Python).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from typing import Any
 
 from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
+from .export import split_quad
 from .extsort import Sorter, merge_blocks, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
@@ -65,21 +66,15 @@ class StreamResult:
         and the knowledge-graph lines about the IRIs the sampled records use. Call it before merging the runs
         (a merge in rounds removes the runs it merges)."""
         kgraph, tgraph, sgraph = sorted(self.shared_graphs)
-        used = {o for o in map(_object, self.sampled) if o.startswith("<")}
+        used = {o for _s, _p, o, _g in map(split_quad, self.sampled) if o.startswith("<")}
         extra: set[str] = set()
         for run in self.knowledge_runs:
             with open(run, encoding="utf-8", newline="\n") as fh:
                 for line in fh:
-                    graph = line[line.rindex(" <", 0, len(line) - 3) + 1:-3]
-                    if graph == tgraph or graph == sgraph or (graph == kgraph and line[:line.index(" ")] in used):
+                    s, _p, _o, graph = split_quad(line)
+                    if graph == tgraph or graph == sgraph or (graph == kgraph and s in used):
                         extra.add(line)
         return sorted(extra.union(self.sampled))
-
-
-def _object(line: str) -> str:
-    """The object token of a canonical N-Quads line."""
-    body = line[:line.rindex(" <", 0, len(line) - 3)]
-    return body[body.index(" ", body.index(" ") + 1) + 1:]
 
 
 # ---------------------------------------------------------------- worker side
