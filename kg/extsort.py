@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import resource
 import shutil
 import subprocess
 from collections.abc import Iterable, Iterator
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from .errors import KgError
 
-MAX_FAN_IN = 200  # runs merged at once; more are merged in rounds
+MAX_FAN_IN = 1000  # runs merged at once at most (fewer where open files are limited: ``fan_in``); more in rounds
 BUFFER = 1 << 16
 PIPE_BUFFER = 1 << 20
 EXTERNAL = True  # merge with the system's sort when there is one (tests turn it off to compare)
@@ -60,6 +61,15 @@ def _sort_program() -> tuple[str, bool] | None:
     return exe, "GNU" in version
 
 
+def fan_in() -> int:
+    """Runs to merge at once: ``MAX_FAN_IN``, or half the open-file limit where that is lower."""
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):
+        soft = resource.RLIM_INFINITY
+    return MAX_FAN_IN if soft == resource.RLIM_INFINITY else max(2, min(MAX_FAN_IN, soft // 2 - 16))
+
+
 def _sort_command(runs: list[Path], scratch: Path, out: Path | None = None) -> list[str] | None:
     program = _sort_program() if EXTERNAL else None
     if program is None:
@@ -67,7 +77,7 @@ def _sort_command(runs: list[Path], scratch: Path, out: Path | None = None) -> l
     exe, gnu = program
     cmd = [exe, "-m", "-u", "-T", str(scratch)]
     if gnu:
-        cmd.append(f"--batch-size={max(2, min(len(runs), MAX_FAN_IN))}")
+        cmd.append(f"--batch-size={max(2, min(len(runs), fan_in()))}")
     if out is not None:
         cmd += ["-o", str(out)]
     return cmd + ["--", *map(str, runs)]
@@ -137,13 +147,13 @@ def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
             for line in lines:
                 yield line + b"\n"
         return
-    round_no = 0
-    while len(runs) > MAX_FAN_IN:
+    round_no, width = 0, fan_in()
+    while len(runs) > width:
         round_no += 1
         merged = []
-        for i in range(0, len(runs), MAX_FAN_IN):
-            batch = runs[i:i + MAX_FAN_IN]
-            merged.append(merge_into(batch, scratch / f"merge-{round_no}-{i // MAX_FAN_IN}.nq"))
+        for i in range(0, len(runs), width):
+            batch = runs[i:i + width]
+            merged.append(merge_into(batch, scratch / f"merge-{round_no}-{i // width}.nq"))
         runs = merged
     with ExitStack() as stack:
         yield from unique(heapq.merge(*(_read(r, stack) for r in runs)))

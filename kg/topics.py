@@ -87,6 +87,36 @@ def concepts() -> tuple[Concept, ...]:
     return tuple(out)
 
 
+_WORD = re.compile(r"\w+")
+
+
+@cache
+def _cue_index() -> tuple[dict[str, list[tuple[int, str, re.Pattern[str], str, float]]], list[tuple], int]:
+    """Every cue of every concept as (rank, concept id, pattern, cue, weight), by the first word of its text; the
+    cues whose text starts with no word character apart; and the longest first word. A cue pattern opens with
+    a word boundary, so it matches only where a word of the text starts with the cue's first word."""
+    by_first: dict[str, list[tuple[int, str, re.Pattern[str], str, float]]] = defaultdict(list)
+    anywhere: list[tuple[int, str, re.Pattern[str], str, float]] = []
+    rank = 0
+    for c in concepts():
+        for pat, cue, w, lit in c.cues:
+            first = _WORD.match(lit)
+            (by_first[first.group()] if first else anywhere).append((rank, c.id, pat, cue, w))
+            rank += 1
+    return dict(by_first), anywhere, max(map(len, by_first), default=0)
+
+
+def _cues_in(text: str) -> list[tuple[int, str, re.Pattern[str], str, float]]:
+    """The cues that can match ``text`` (a superset of those that do), in the order of ``concepts()``."""
+    by_first, anywhere, longest = _cue_index()
+    keys = {word[:end] for word in set(_WORD.findall(text)) for end in range(1, min(len(word), longest) + 1)}
+    found = list(anywhere)
+    for key in keys & by_first.keys():
+        found.extend(by_first[key])
+    found.sort()
+    return found
+
+
 def _fields(work: Work) -> dict[str, str]:
     venue = " ".join([*work.container_titles, *work.short_container_titles,
                       *(x for x in ((work.event.name, work.event.acronym) if work.event else ()) if x)])
@@ -115,8 +145,8 @@ def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[As
             continue
         # every cue occurrence with its span; a cue inside a longer matching cue (of any concept) does not
         # count, so "deep learning compiler" speaks for deep-learning-compilers and not also for compilers
-        found = [(m.start(), m.end(), c.id, cue, w) for c in concepts() for pat, cue, w, lit in c.cues
-                 if lit in text for m in [pat.search(text)] if m]
+        found = [(m.start(), m.end(), cid, cue, w) for _rank, cid, pat, cue, w in _cues_in(text)
+                 for m in [pat.search(text)] if m]
         kept = [f for f in found if not any(o[0] <= f[0] and f[1] <= o[1] and (o[1] - o[0]) > (f[1] - f[0])
                                              for o in found)]
         per_concept: dict[str, list[tuple[str, float]]] = defaultdict(list)

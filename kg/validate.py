@@ -421,6 +421,154 @@ def _inverse_predicates(folder: Path | None) -> set[str]:
     return {f"<{p}>" for p in _shapes_of(folder).objects(None, SH.inversePath) if isinstance(p, URIRef)}
 
 
+_VALUE_SHAPES = (SH.node, SH.qualifiedValueShape, SH["not"])
+_VALUE_LISTS = (SH["and"], SH["or"], SH.xone)
+
+
+def _simple_paths(shapes: Graph, path: object) -> tuple[set[str], set[str]] | None:
+    """(forward, backward) predicates of a path that is an IRI, an inverse IRI or alternatives of those;
+    None for any other path."""
+    from rdflib.collection import Collection
+    if isinstance(path, URIRef):
+        return {f"<{path}>"}, set()
+    inverse = shapes.value(path, SH.inversePath)
+    if isinstance(inverse, URIRef):
+        return set(), {f"<{inverse}>"}
+    alternatives = shapes.value(path, SH.alternativePath)
+    if alternatives is not None:
+        forward: set[str] = set()
+        backward: set[str] = set()
+        for member in Collection(shapes, alternatives):
+            found = _simple_paths(shapes, member)
+            if found is None:
+                return None
+            forward |= found[0]
+            backward |= found[1]
+        return forward, backward
+    return None
+
+
+def _inner_paths(shapes: Graph, shape: object, seen: set[object]) -> tuple[set[str], set[str]] | None:
+    """The predicates a value shape reads on the value nodes (and, nested, on theirs): (forward, backward), or
+    None when it uses something this analysis does not follow (a complex path, a SPARQL constraint)."""
+    from rdflib.collection import Collection
+    forward: set[str] = set()
+    backward: set[str] = set()
+    if shape in seen:
+        return forward, backward
+    seen.add(shape)
+    if (shape, SH.sparql, None) in shapes:
+        return None
+    members = [x for p in (*_VALUE_SHAPES, SH.property) for x in shapes.objects(shape, p)]
+    members += [x for p in _VALUE_LISTS for lst in shapes.objects(shape, p) for x in Collection(shapes, lst)]
+    path = shapes.value(shape, SH.path)
+    if path is not None:
+        found = _simple_paths(shapes, path)
+        if found is None:
+            return None
+        forward |= found[0]
+        backward |= found[1]
+    for member in members:
+        found = _inner_paths(shapes, member, seen)
+        if found is None:
+            return None
+        forward |= found[0]
+        backward |= found[1]
+    return forward, backward
+
+
+_RDF_TYPE = f"<{RDF.type}>"
+
+
+def _deep_predicates(folder: Path | None) -> tuple[set[str], set[str]] | None:
+    """The predicates along which some shape validates the value nodes with more than their classes (sh:node,
+    sh:qualifiedValueShape, logical constraints holding paths), forward and backward, with the predicates those
+    nested shapes read in turn; None when the shapes do something this analysis does not follow. (Classes of
+    value nodes are always at hand: see ``validate_sharded``.)"""
+    from rdflib.collection import Collection
+    shapes = _shapes_of(folder)
+    forward: set[str] = set()
+    backward: set[str] = set()
+    for shape, path in shapes.subject_objects(SH.path):
+        nested = [x for p in _VALUE_SHAPES for x in shapes.objects(shape, p)]
+        nested += [x for p in _VALUE_LISTS for lst in shapes.objects(shape, p) for x in Collection(shapes, lst)]
+        for member in nested:
+            inner = _inner_paths(shapes, member, set())
+            if inner is None:
+                return None
+            if not (inner[0] - {_RDF_TYPE}) and not inner[1]:
+                continue  # only the classes of the value nodes
+            outer = _simple_paths(shapes, path)
+            if outer is None:
+                return None
+            forward |= outer[0] | inner[0]
+            backward |= outer[1] | inner[1]
+    # a SPARQL constraint reads around its focus node what its graph pattern joins
+    for constraint in set(shapes.objects(None, SH.sparql)):
+        found = _sparql_deep(shapes, constraint)
+        if found is None:
+            return None
+        forward |= found[0]
+        backward |= found[1]
+    return forward, backward
+
+
+def _sparql_deep(shapes: Graph, constraint: object) -> tuple[set[str], set[str]] | None:
+    """The predicates a SPARQL constraint's pattern follows from $this to a node it reads further: (forward,
+    backward); None for a pattern this analysis does not follow (a property path or a variable predicate, a
+    part not joined to $this)."""
+    from rdflib import Variable
+    from rdflib.plugins.sparql import prepareQuery
+
+    from .validate_sparql import _prefixes
+    forward: set[str] = set()
+    backward: set[str] = set()
+    for text in (shapes.value(constraint, SH.select), shapes.value(constraint, SH.ask)):
+        if text is None:
+            continue
+        patterns: set[tuple] = set()
+        todo: list[object] = [prepareQuery(_prefixes(shapes, constraint) + str(text)).algebra]
+        seen: set[int] = set()
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, dict):
+                if isinstance(node.get("triples"), list):
+                    patterns.update(tuple(t) for t in node["triples"])
+                todo.extend(node.values())
+            elif isinstance(node, (list, tuple)):
+                todo.extend(node)
+        if any(not isinstance(p, URIRef) or not isinstance(s, Variable) for s, p, _o in patterns):
+            return None  # a property path, a variable predicate or a fixed subject
+        # every variable in subject position needs the lines about its node: reach it from $this, forward where
+        # possible (backward along a predicate can fan out to every node that points at a popular one)
+        ordered = sorted(patterns, key=str)
+        subjects = {s for s, _p, _o in ordered}
+        reached = {Variable("this"): 0}
+        while True:
+            grown = True
+            while grown:
+                grown = False
+                for s, p, o in ordered:
+                    if s in reached and isinstance(o, Variable) and o not in reached:
+                        reached[o] = reached[s] + 1
+                        grown = True
+                        if o in subjects:
+                            forward.add(f"<{p}>")
+            step = sorted(((reached[o], str(p), s) for s, p, o in ordered if o in reached and s not in reached),
+                          key=lambda x: (x[0], x[1]))
+            if not step:
+                break
+            depth, p_text, s = step[0]
+            reached[s] = depth + 1
+            backward.add(f"<{p_text}>")
+        if any(t not in reached for s, _p, o in ordered for t in (s, o) if isinstance(t, Variable)):
+            return None
+    return forward, backward
+
+
 def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: set[str],
                      shard_size: int = 50, jobs: int = 1) -> Report:
     """Validate canonical N-Quads lines record by record, in shards that can run in parallel.
@@ -446,8 +594,11 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
     backwards = _inverse_predicates(shapes_dir_)
 
     def with_shared(ls: list[str]) -> list[str]:
+        """The lines with those of the shared graphs about their nodes, one line per triple (the graph names do
+        not matter to validation; a node many records describe would come once per record)."""
         iris = {t for line in ls for t in _terms(line)[::2] if t.startswith("<")}
-        return ls + [x for iri in sorted(iris) for x in shared_by_subject.get(iri, ())]
+        ls = ls + [x for iri in sorted(iris) for x in shared_by_subject.get(iri, ())]
+        return sorted({line[:line.rindex(" <", 0, len(line) - 3)]: line for line in sorted(ls, reverse=True)}.values())
 
     graphs = sorted(by_graph)
 
@@ -457,27 +608,52 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
             ls = [line for g in graphs[i:i + shard_size] for line in by_graph[g]]
             yield with_shared(ls), None
         if multi:
-            # each such node with everything any record says about it (and every line pointing at it), the
-            # record graph it mostly comes from (its home: a work's references live there), what is said about
-            # the other such nodes it points to, and the classes of every node pointed to; in chunks of homes
+            # each such node with everything any record says about it (and every line pointing at it), what is
+            # said about the nodes its shapes validate in depth (sh:node and the like: a work's references; the
+            # whole record graph it mostly comes from, its home, when the shapes are beyond that analysis), about
+            # the other such nodes it points to, and the classes of every node at either end; in chunks of homes
+            deep = _deep_predicates(shapes_dir_)
+            followed = backwards | (deep[1] if deep else set())
             counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-            about: dict[str, list[str]] = defaultdict(list)
+            about: dict[str, dict[str, str]] = defaultdict(dict)  # node -> its triples (one line each)
+            back_of: dict[str, list[str]] = defaultdict(list)
             inbound: dict[str, dict[str, list[str]]] = defaultdict(dict)
-            typed_by_subject: dict[str, list[str]] = defaultdict(list)
+            typed_by_subject: dict[str, dict[str, str]] = defaultdict(dict)
             for g, ls in by_graph.items():
                 for line in ls:
                     subj, pred, obj = _terms(line)
+                    about[subj].setdefault(line[:line.rindex(" <", 0, len(line) - 3)], line)
                     if subj in multi:
                         counts[subj][g] += 1
-                        about[subj].append(line)
+                    if pred in followed:
+                        back_of[obj].append(line)
                     if obj in multi and obj != subj:
                         # every inbound line of a predicate some shape follows backwards; one of any other
                         # (enough to make the node a target of sh:targetObjectsOf)
                         kept = inbound[obj].setdefault(pred, [])
                         if not kept or pred in backwards:
                             kept.append(line)
-                    if pred == "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>":
-                        typed_by_subject[subj].append(line)
+                    if pred == _RDF_TYPE:
+                        typed_by_subject[subj].setdefault(obj, line)
+
+            def reachable(start: list[str], forward: set[str], backward: set[str]) -> list[str]:
+                seen, todo, out = set(start), list(start), []
+                while todo:
+                    node = todo.pop()
+                    for line in about[node].values() if node in about else ():
+                        out.append(line)
+                        _s, pred, obj = _terms(line)
+                        if pred in forward and obj not in seen and obj in about:
+                            seen.add(obj)
+                            todo.append(obj)
+                    for line in back_of.get(node, ()):
+                        out.append(line)
+                        subj, pred, _o = _terms(line)
+                        if pred in backward and subj not in seen:
+                            seen.add(subj)
+                            todo.append(subj)
+                return out
+
             by_home: dict[str, list[str]] = defaultdict(list)
             for node, gs in counts.items():
                 by_home[min(gs, key=lambda g: (-gs[g], g))].append(node)
@@ -485,12 +661,16 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
             for i in range(0, len(homes), shard_size):
                 chunk = homes[i:i + shard_size]
                 focus = sorted(n for h in chunk for n in by_home[h])
-                ls = {line for h in chunk for line in by_graph[h]}
-                ls.update(line for n in focus for line in about[n])
+                if deep is None:
+                    ls = {line for h in chunk for line in by_graph[h]}
+                    ls.update(line for n in focus for line in about[n].values())
+                    pointed = {_terms(line)[2] for line in ls}
+                    ls.update(line for m in pointed & multi for line in about[m].values())
+                else:
+                    ls = set(reachable(focus, *deep))
                 ls.update(line for n in focus for kept in inbound[n].values() for line in kept)
-                pointed = {_terms(line)[2] for line in ls}
-                ls.update(line for m in pointed & multi for line in about[m])
-                ls.update(line for o in {_terms(line)[2] for line in ls} for line in typed_by_subject.get(o, ()))
+                ends = {t for line in ls for t in _terms(line)[::2]}
+                ls.update(line for o in ends if o in typed_by_subject for line in typed_by_subject[o].values())
                 yield with_shared(sorted(ls)), [m[1:-1] for m in focus]
         yield shared, None
 

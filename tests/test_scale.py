@@ -231,6 +231,55 @@ def test_sharded_validation_equals_whole_graph_validation(corpus: list[str], in_
         assert sharded.results == whole.results
 
 
+def test_sharded_validation_without_the_depth_analysis_equals_whole_graph_validation(
+        corpus: list[str], in_memory: tuple, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shapes beyond the analysis of what they read (None) fall back to whole home graphs: the same report."""
+    import kg.validate
+    lines = in_memory[0]
+    whole = validate(data_graph(lines), load_shapes(), lines, engine="fast")
+    monkeypatch.setattr(kg.validate, "_deep_predicates", lambda folder: None)
+    assert validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=1).results == whole.results
+
+
+def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> None:
+    """Nested value shapes and SPARQL constraints name the predicates the sharded validation must follow from a
+    node that several records describe; classes and literals alone are not followed; anything the analysis
+    cannot follow gives None."""
+    from kg.validate import _SHAPES_BY_FOLDER, _deep_predicates
+    kg, frbr, pro = "https://w3id.org/crossref-kg/ontology#", "http://purl.org/vocab/frbr/core#", "http://purl.org/spar/pro/"
+    assert _deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
+                                      {f"<{pro}relatesToDocument>", f"<{kg}hasTopicAssignment>"})
+    head = ("@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .\n"
+            "ex:p sh:declare [ sh:prefix \"ex\" ; sh:namespace \"http://example.org/\"^^<http://www.w3.org/2001/XMLSchema#anyURI> ] .\n")
+    cases = {
+        "nested": ("ex:S a sh:NodeShape ; sh:targetClass ex:A ; sh:property [ sh:path ex:has ; "
+                   "sh:node [ sh:property [ sh:path ex:name ; sh:minCount 1 ] ] ] , "
+                   "[ sh:path ex:kind ; sh:or ( [ sh:class ex:B ] [ sh:class ex:C ] ) ] , "
+                   "[ sh:path [ sh:inversePath ex:in ] ; sh:qualifiedValueShape [ sh:path ex:size ; sh:minCount 1 ] ; "
+                   "sh:qualifiedMinCount 1 ] .",
+                   ({"<http://example.org/has>", "<http://example.org/name>", "<http://example.org/size>"},
+                    {"<http://example.org/in>"})),
+        "sparql": ("ex:S a sh:NodeShape ; sh:targetClass ex:A ; sh:sparql [ sh:prefixes ex:p ; sh:message \"m\" ; "
+                   "sh:select \"SELECT $this ?value WHERE { $this ex:part ?r . ?r ex:key ?value . "
+                   "?o ex:owns $this . ?o ex:size ?n . $this ex:cites ?c }\" ] .",
+                   ({"<http://example.org/part>"}, {"<http://example.org/owns>"})),
+        "path": ("ex:S a sh:NodeShape ; sh:targetClass ex:A ; sh:sparql [ sh:prefixes ex:p ; sh:message \"m\" ; "
+                 "sh:select \"SELECT $this WHERE { $this ex:part+ ?r }\" ] .", None),
+        "apart": ("ex:S a sh:NodeShape ; sh:targetClass ex:A ; sh:sparql [ sh:prefixes ex:p ; sh:message \"m\" ; "
+                  "sh:select \"SELECT $this WHERE { $this ex:part ?r . ?x ex:size ?n }\" ] .", None),
+        "sequence": ("ex:S a sh:NodeShape ; sh:targetClass ex:A ; sh:property [ sh:path ( ex:a ex:b ) ; "
+                     "sh:node [ sh:property [ sh:path ex:name ; sh:minCount 1 ] ] ] .", None),
+    }
+    for name, (text, expected) in cases.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "s.ttl").write_text(head + text, encoding="utf-8")
+        try:
+            assert _deep_predicates(folder) == expected, name
+        finally:
+            _SHAPES_BY_FOLDER.pop(folder, None)
+
+
 def test_a_killed_build_leaves_the_workspace_and_the_output_intact(tmp_path: Path) -> None:
     kg = str(Path(sys.executable).parent / "kg")
     env = {**os.environ, "KG_HOME": str(tmp_path / "ws")}
