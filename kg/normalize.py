@@ -56,12 +56,16 @@ KNOWN_FIELDS = frozenset(
 
 def clean(text: str) -> str:
     """Remove characters no RDF syntax can carry (controls, lone surrogates, U+FFFE/FFFF)."""
+    if text.isascii() and text.isprintable():  # (the common case: nothing to remove)
+        return text
     return _BAD_CHARS.sub("", text)
 
 
 def squash(text: str) -> str:
     """Clean and collapse white space (titles, names)."""
-    return _WS.sub(" ", clean(text)).strip()
+    if text.isascii() and text.isprintable() and "  " not in text:  # (the common case: single spaces only)
+        return text.strip()
+    return _WS.sub(" ", _BAD_CHARS.sub("", text)).strip()
 
 
 def jats_to_text(markup: str) -> str:
@@ -536,6 +540,12 @@ def _link(f: _Fields, x: dict[str, Any], path: str) -> Link | None:
                 f.str_(x, "intended-application", f"{path}.intended-application"))
 
 
+_REF_LOWER = {"issn": "ISSN", "isbn": "ISBN", "issn-type": "ISSN-type", "isbn-type": "ISBN-type"}
+_REF_UPPER = {v: k for k, v in _REF_LOWER.items()}
+_REF_KEYS = frozenset(REFERENCE_FIELDS) | frozenset(_REF_UPPER)
+_REF_RANK = {name: i for i, name in enumerate(REFERENCE_FIELDS)}
+
+
 def _references(f: _Fields, raw: dict[str, Any]) -> tuple[Reference, ...]:
     out = []
     for i, item in enumerate(f.list_(raw, "reference", "reference")):
@@ -556,10 +566,10 @@ def _references(f: _Fields, raw: dict[str, Any]) -> tuple[Reference, ...]:
             if doi is None:
                 f.warn(f"{path}.DOI", f"{_short(raw_doi)} is not a DOI", "the reference is kept without it")
         fields = []
-        for name in REFERENCE_FIELDS:
+        for name in sorted({_REF_UPPER.get(k, k) for k in item.keys() & _REF_KEYS}, key=_REF_RANK.__getitem__):
             v = item.get(name)
-            if v is None and name in ("issn", "isbn", "issn-type", "isbn-type"):
-                v = item.get(name.upper()) if "-" not in name else item.get(name.replace("issn", "ISSN").replace("isbn", "ISBN"))
+            if v is None and name in _REF_LOWER:
+                v = item.get(_REF_LOWER[name])  # (ISSN, ISBN, ISSN-type, ISBN-type in some deposits)
             if v is None:
                 continue
             if isinstance(v, (str, int, float)) and not isinstance(v, bool):

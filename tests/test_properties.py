@@ -565,3 +565,15 @@ def test_reader_never_raises_on_arbitrary_bytes(tmp_path_factory: pytest.TempPat
             except InputError:
                 continue
             map_work(work, CTX)
+
+
+@settings(max_examples=400, **SETTINGS)
+@given(st.text(alphabet=st.sampled_from(list("ab  \t\n\r\x0b\x0c\x1c\x1f\x7f\x85\xa0\u2028\u3000\ufffe\ud800é~")))
+       | st.text())
+@example("  a  b ")
+@example("a\x1fb")
+@example("a\x7fb")
+def test_the_fast_paths_of_clean_and_squash_give_what_the_regular_expressions_give(text: str) -> None:
+    from kg.normalize import _BAD_CHARS, _WS, clean, squash
+    assert clean(text) == _BAD_CHARS.sub("", text)
+    assert squash(text) == _WS.sub(" ", _BAD_CHARS.sub("", text)).strip()
