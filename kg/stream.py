@@ -145,7 +145,7 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
         mapped += 1
         work, _warnings = normalize(raw, source)
         full = _LOOKUP.resolutions(work.doi)
-        triples, tools_used, cand = map_with_knowledge(work, _CTX, full, _LOOKUP.record)
+        triples, tools_used, cand = map_with_knowledge(work, _CTX, full, _LOOKUP.cited_records(work.doi).get)
         used.update(tools_used)
         names.extend(cand)
         graph = _CTX.minter.graph(work.doi)

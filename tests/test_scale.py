@@ -52,7 +52,14 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     later["deposited"] = {"date-parts": [[2030, 1, 1]], "date-time": "2030-01-01T00:00:00Z"}
     later["title"] = ["A later deposit of the same DOI"]
     (folder / "again.jsonl").write_text(json.dumps(later) + "\n", encoding="utf-8")
-    return [str(synthetic), str(folder / "again.jsonl"), str(SEEDS), str(SAMPLES)]
+    # a reference that names no tool, resolved to an input record whose title does (method cited-record)
+    cited = [{"DOI": "10.5555/tool-paper.1", "type": "journal-article", "issued": {"date-parts": [[2021]]},
+              "title": ["Accelergy: energy estimation for accelerator designs, revisited"]},
+             {"DOI": "10.5555/citing.1", "type": "journal-article", "issued": {"date-parts": [[2024]]},
+              "title": ["A paper that cites a tool paper by DOI alone"],
+              "reference": [{"key": "r1", "DOI": "10.5555/tool-paper.1"}]}]
+    (folder / "cited.jsonl").write_text("".join(json.dumps(r) + "\n" for r in cited), encoding="utf-8")
+    return [str(synthetic), str(folder / "again.jsonl"), str(folder / "cited.jsonl"), str(SEEDS), str(SAMPLES)]
 
 
 def streamed(inputs: list[str], tmp: Path, jobs: int) -> tuple[list[str], object]:
@@ -73,6 +80,7 @@ def test_streaming_build_equals_in_memory_build(corpus: list[str], in_memory: tu
                                                 jobs: int) -> None:
     lines, report = streamed(corpus, tmp_path, jobs)
     expected, expected_report = in_memory
+    assert any('"cited-record"' in line for line in expected)  # (a tool found through a cited input record)
     assert report.merged == expected_report.merged == 1
     assert lines == expected
     for attr in ("records", "skipped", "merged", "errors", "warnings", "notes"):

@@ -248,7 +248,12 @@ class Lookup:
                 for idx, cited, method, score, matched in
                 self.db.execute("SELECT idx, cited, method, score, matched FROM res WHERE citing = ?", (citing,))}
 
-    def record(self, doi: str) -> tuple[str | None, str | None] | None:
-        """(title, issued year) of the input work with this DOI, or None if there is none."""
-        row = self.db.execute("SELECT title, year FROM rec WHERE doi = ?", (doi,)).fetchone()
-        return (row[0], row[1]) if row else None
+    def cited_records(self, citing: str) -> dict[str, tuple[str | None, str | None]]:
+        """(title, issued year) of every input work the resolved references of one citing work point to, by DOI
+        (one query per citing work, not one per reference)."""
+        out: dict[str, tuple[str | None, str | None]] = {}
+        for doi, title, year in self.db.execute(
+                "SELECT doi, title, year FROM rec WHERE doi IN (SELECT substr(cited, 18, length(cited) - 18) FROM res"
+                " WHERE citing = ? AND substr(cited, 1, 17) = '<https://doi.org/') ORDER BY doi, rowid", (citing,)):
+            out.setdefault(doi, (title, year))
+        return out
