@@ -128,8 +128,8 @@ def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_me
     """With workers, every GROUP runs of pass 2 are merged by a worker; the final merge gets those groups,
     the runs left over and the knowledge runs, and gives the in-memory bytes."""
     monkeypatch.setattr(extsort, "EXTERNAL", external)
-    monkeypatch.setattr(stream, "CHUNK", 7)
-    monkeypatch.setattr(stream, "GROUP", 3)
+    monkeypatch.setattr(stream, "CHUNK", 6)
+    monkeypatch.setattr(stream, "GROUP", 3)  # (28 runs of this corpus: 9 groups and one run left over)
     monkeypatch.setattr(extsort, "MAX_FAN_IN", 4)
     result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
     names = [r.name for r in result.runs]
