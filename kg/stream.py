@@ -25,7 +25,7 @@ from typing import Any
 from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
 from .export import split_quad
-from .extsort import Sorter, merge_blocks, merge_into, merge_runs, write_run
+from .extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
@@ -36,7 +36,8 @@ from .refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
 SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
-GROUP = 64  # with workers, every GROUP sorted runs of pass 2 are merged into one by a worker
+GROUP = 64  # with workers, GROUP sorted runs of pass 2 are merged into one by a worker when there are many
+KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
 SHARED = ("knowledge", "tools", "topics")
 
 
@@ -309,13 +310,15 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     done = 0
     pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
     merging: list[Future] = []
+    width = fan_in() - KNOWLEDGE_RUNS
     try:
         tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept)))
         for run, n, tools_used, cand, sampled in _run(pool, _map, tasks, jobs):
             result.sampled.extend(sampled)
             runs.append(run)
-            if pool is not None and len(runs) >= GROUP:
-                # the workers merge runs as they come, so the final merge (one process) has few runs to merge
+            if pool is not None and len(runs) >= GROUP and len(merging) + len(runs) > width - GROUP:
+                # the workers merge runs as they come once there are nearly more than the final merge (one
+                # process) takes in one round; below that, merging twice would only cost time
                 merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq"))
                 runs.clear()  # (the list is result.runs)
             used.update(tools_used)
