@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -615,14 +616,14 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
             deep = _deep_predicates(shapes_dir_)
             followed = backwards | (deep[1] if deep else set())
             counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-            about: dict[str, dict[str, str]] = defaultdict(dict)  # node -> its triples (one line each)
+            about: dict[str, list[str]] = defaultdict(list)
             back_of: dict[str, list[str]] = defaultdict(list)
             inbound: dict[str, dict[str, list[str]]] = defaultdict(dict)
             typed_by_subject: dict[str, dict[str, str]] = defaultdict(dict)
             for g, ls in by_graph.items():
                 for line in ls:
                     subj, pred, obj = _terms(line)
-                    about[subj].setdefault(line[:line.rindex(" <", 0, len(line) - 3)], line)
+                    about[subj].append(line)
                     if subj in multi:
                         counts[subj][g] += 1
                     if pred in followed:
@@ -634,13 +635,13 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
                         if not kept or pred in backwards:
                             kept.append(line)
                     if pred == _RDF_TYPE:
-                        typed_by_subject[subj].setdefault(obj, line)
+                        typed_by_subject[subj].setdefault(sys.intern(obj), line)  # (one line per class)
 
             def reachable(start: list[str], forward: set[str], backward: set[str]) -> list[str]:
                 seen, todo, out = set(start), list(start), []
                 while todo:
                     node = todo.pop()
-                    for line in about[node].values() if node in about else ():
+                    for line in about.get(node, ()):
                         out.append(line)
                         _s, pred, obj = _terms(line)
                         if pred in forward and obj not in seen and obj in about:
@@ -663,9 +664,9 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
                 focus = sorted(n for h in chunk for n in by_home[h])
                 if deep is None:
                     ls = {line for h in chunk for line in by_graph[h]}
-                    ls.update(line for n in focus for line in about[n].values())
+                    ls.update(line for n in focus for line in about[n])
                     pointed = {_terms(line)[2] for line in ls}
-                    ls.update(line for m in pointed & multi for line in about[m].values())
+                    ls.update(line for m in pointed & multi for line in about[m])
                 else:
                     ls = set(reachable(focus, *deep))
                 ls.update(line for n in focus for kept in inbound[n].values() for line in kept)
