@@ -426,6 +426,18 @@ _VALUE_SHAPES = (SH.node, SH.qualifiedValueShape, SH["not"])
 _VALUE_LISTS = (SH["and"], SH["or"], SH.xone)
 
 
+def _union(pairs: Iterable[tuple[set[str], set[str]] | None]) -> tuple[set[str], set[str]] | None:
+    """The union of (forward, backward) predicate sets; None when one of them is None."""
+    forward: set[str] = set()
+    backward: set[str] = set()
+    for pair in pairs:
+        if pair is None:
+            return None
+        forward |= pair[0]
+        backward |= pair[1]
+    return forward, backward
+
+
 def _simple_paths(shapes: Graph, path: object) -> tuple[set[str], set[str]] | None:
     """(forward, backward) predicates of a path that is an IRI, an inverse IRI or alternatives of those;
     None for any other path."""
@@ -437,15 +449,7 @@ def _simple_paths(shapes: Graph, path: object) -> tuple[set[str], set[str]] | No
         return set(), {f"<{inverse}>"}
     alternatives = shapes.value(path, SH.alternativePath)
     if alternatives is not None:
-        forward: set[str] = set()
-        backward: set[str] = set()
-        for member in Collection(shapes, alternatives):
-            found = _simple_paths(shapes, member)
-            if found is None:
-                return None
-            forward |= found[0]
-            backward |= found[1]
-        return forward, backward
+        return _union(_simple_paths(shapes, member) for member in Collection(shapes, alternatives))
     return None
 
 
@@ -453,29 +457,16 @@ def _inner_paths(shapes: Graph, shape: object, seen: set[object]) -> tuple[set[s
     """The predicates a value shape reads on the value nodes (and, nested, on theirs): (forward, backward), or
     None when it uses something this analysis does not follow (a complex path, a SPARQL constraint)."""
     from rdflib.collection import Collection
-    forward: set[str] = set()
-    backward: set[str] = set()
     if shape in seen:
-        return forward, backward
+        return set(), set()
     seen.add(shape)
     if (shape, SH.sparql, None) in shapes:
         return None
     members = [x for p in (*_VALUE_SHAPES, SH.property) for x in shapes.objects(shape, p)]
     members += [x for p in _VALUE_LISTS for lst in shapes.objects(shape, p) for x in Collection(shapes, lst)]
     path = shapes.value(shape, SH.path)
-    if path is not None:
-        found = _simple_paths(shapes, path)
-        if found is None:
-            return None
-        forward |= found[0]
-        backward |= found[1]
-    for member in members:
-        found = _inner_paths(shapes, member, seen)
-        if found is None:
-            return None
-        forward |= found[0]
-        backward |= found[1]
-    return forward, backward
+    own = [_simple_paths(shapes, path)] if path is not None else []
+    return _union([*own, *(_inner_paths(shapes, member, seen) for member in members)])
 
 
 _RDF_TYPE = f"<{RDF.type}>"
@@ -505,13 +496,7 @@ def _deep_predicates(folder: Path | None) -> tuple[set[str], set[str]] | None:
             forward |= outer[0] | inner[0]
             backward |= outer[1] | inner[1]
     # a SPARQL constraint reads around its focus node what its graph pattern joins
-    for constraint in set(shapes.objects(None, SH.sparql)):
-        found = _sparql_deep(shapes, constraint)
-        if found is None:
-            return None
-        forward |= found[0]
-        backward |= found[1]
-    return forward, backward
+    return _union([(forward, backward), *(_sparql_deep(shapes, c) for c in set(shapes.objects(None, SH.sparql)))])
 
 
 def _sparql_deep(shapes: Graph, constraint: object) -> tuple[set[str], set[str]] | None:
