@@ -181,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"{f['rdflib']['peak_mb'] / max(f['floor']['peak_mb'], 1):.0f}x its memory", flush=True)
         figures["sizes"][n] = f
     small = [n for n in sizes if n <= 20000]
+    if small and min(small) > a.rdflib_max:
+        print(f"\nTurtle: left out (rdflib's serializer runs on the smallest size, and {min(small)} is above "
+              f"--rdflib-max {a.rdflib_max}; add a smaller size)", flush=True)
+        small = []
     if len(sizes) > 1 and not a.skip_builds:
         lo, hi = sizes[-2], sizes[-1]
         print(f"\npeak RSS kg -j1: {figures['sizes'][hi]['kg-j1']['peak_mb']:.0f} MB at {hi} vs "
