@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 import time
 from pathlib import Path
@@ -54,7 +55,22 @@ def _fail(e: KgError) -> Fail:
     return Fail(str(e), e.exit_code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command group; a full disk, wherever a command meets it, is a one-line error too."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            where = e.filename or api.workspace()
+            raise Fail(f"{where}: no space left on the device ({e.strerror}); free some space there, or set KG_HOME"
+                       " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run"
+                       " again; files being replaced were left as they were") from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="crossref-kg", message="%(prog)s %(version)s")
 def main() -> None:
     """Turn Crossref work records into a validated schema.org + FaBiO + CiTO knowledge graph.

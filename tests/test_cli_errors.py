@@ -430,6 +430,30 @@ def test_one_good_one_bad_record(kg: Kg) -> None:
     assert "<https://doi.org/10.5555/good.1> " in graph
 
 
+def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: Kg,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from kg import export
+    good = kg.write("good.json", envelope(work("10.5555/good.1")))
+    assert kg("build", good).exit_code == 0
+    before = kg.graph.read_bytes()
+    listing = sorted(p.name for p in kg.home.iterdir())
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(export.os, "fsync", full)
+    kg.write("other.json", envelope(work("10.5555/other.1")))
+    r = kg("build", "other.json", "-q")
+    assert r.exit_code == 2
+    assert_lines(r.stderr, [
+        f"error: {kg.home}: no space left on the device (No space left on device); free some space there, or set"
+        " KG_HOME (the workspace, where builds keep their scratch files) or -o to a disk with room, and run again;"
+        " files being replaced were left as they were"])
+    assert kg.graph.read_bytes() == before
+    assert sorted(p.name for p in kg.home.iterdir()) == listing  # no temporary file left behind
+
+
 def test_all_records_bad_leaves_the_old_workspace_graph_intact(kg: Kg) -> None:
     good = kg.write("good.json", envelope(work("10.5555/good.1")))
     assert kg("build", good).exit_code == 0
