@@ -584,7 +584,10 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
         not matter to validation; a node many records describe would come once per record)."""
         iris = {t for line in ls for t in _terms(line)[::2] if t.startswith("<")}
         ls = ls + [x for iri in sorted(iris) for x in shared_by_subject.get(iri, ())]
-        return sorted({line[:line.rindex(" <", 0, len(line) - 3)]: line for line in sorted(ls, reverse=True)}.values())
+        kept: dict[str, str] = {}
+        for line in sorted(ls):  # the first line of each triple; the kept lines stay in sorted order
+            kept.setdefault(line[:line.rindex(" <", 0, len(line) - 3)], line)
+        return list(kept.values())
 
     graphs = sorted(by_graph)
 
