@@ -148,9 +148,10 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
 
 
 def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None) -> "Report":
-    """Validate canonical N-Quads lines against the shapes (default: shapes/)."""
-    from .validate import data_graph, load_shapes, validate
-    return validate(data_graph(lines), load_shapes(shapes), lines, engine)
+    """Validate canonical N-Quads lines against the shapes (default: shapes/). The rdflib graph of the lines
+    is made only if pySHACL needs it (the compiled engine and Oxigraph read the lines)."""
+    from .validate import load_shapes, validate
+    return validate(None, load_shapes(shapes), lines, engine)
 
 
 def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,

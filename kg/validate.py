@@ -217,7 +217,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
                 inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
             )
         results = _collect(report, shapes)
-    triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [])
+    triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [], native.known)
     hits = native.run(native.data(triples, data), only)
     results.extend(_core_result(core, shapes, hit) for hit in hits)
     conforms = conforms and not hits
@@ -371,8 +371,7 @@ def _graph_of(line: str) -> str:
 
 def _terms(line: str) -> tuple[str, str, str]:
     s, p, rest = line.split(" ", 2)
-    o = rest.rstrip("\n")[:-2].rsplit(" ", 1)[0]
-    return s, p, o
+    return s, p, rest[:rest.rindex(" ", 0, len(rest) - 3)]  # (rest: "o g .", the graph name holds no space)
 
 
 def _validate_lines(args: tuple[list[str], Graph | None, list[str] | None]) -> list[Result]:

@@ -191,6 +191,10 @@ class Compiled:
                 self.rest.add(t)
         self.rest_has_targets = any((None, t, None) in self.rest for t in _TARGETS) or \
             (None, RDF.type, RDFS.Class) in self.rest
+        # the IRIs of the shapes as N-Triples tokens: data read from lines reuses these very objects, so looking
+        # up a predicate or class of the shapes in the data's dictionaries finds it by identity (no __eq__ call)
+        self.known = {f"<{t}>": t for triple in shapes for t in triple if isinstance(t, URIRef)}
+        self.known.update({f"<{t}>": t for t in (RDF.type, RDFS.subClassOf)})
         self.backwards = {p for p, _ in self._all_steps() if _}
         self.target_preds = {o for r in self.roots for t, o in r.targets if t in (SH.targetSubjectsOf, SH.targetObjectsOf)}
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import pyoxigraph
+import pytest
 from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import SH
 
@@ -99,3 +101,34 @@ def test_rdflib_triples_are_rdflib_parser_terms() -> None:
     assert ours == theirs
     assert {str(o) for _s, _p, o in ours} == {"1", 'café "x"', "2024-02-30", "plain"}
     assert URIRef("http://example.org/s") in {s for s, _p, _o in ours}
+
+
+def _strict(term: object) -> tuple:
+    return (type(term).__name__, str(term), getattr(term, "datatype", None), getattr(term, "language", None))
+
+
+_LEXICAL = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+_OBJECTS = st.one_of(
+    _LEXICAL.map(lambda v: str(pyoxigraph.Literal(v))),
+    st.tuples(_LEXICAL, st.sampled_from(["en", "EN-us", "de-CH", "x-Private"])).map(
+        lambda t: f"{str(pyoxigraph.Literal(t[0]))}@{t[1]}"),
+    st.tuples(_LEXICAL | st.sampled_from(["01", "-0", "2024-02-30", "true", "1.50"]), st.sampled_from(
+        [XSD.integer, XSD.date, XSD.boolean, XSD.decimal, XSD.string, XSD.gYear, URIRef("http://example.org/dt")])).map(
+        lambda t: str(pyoxigraph.Literal(t[0], datatype=pyoxigraph.NamedNode(str(t[1]))))),
+    st.sampled_from(["<http://example.org/o>", "<http://example.org/o%20x>", "_:b1", "<http://example.org/é>",
+                     '"a <b"^^<http://www.w3.org/2001/XMLSchema#string>', '"x"@EN']),  # (tokens Oxigraph would rewrite)
+)
+
+
+@pytest.mark.filterwarnings("ignore:Parsing weird boolean")
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_OBJECTS, min_size=1, max_size=6))
+def test_lines_give_the_terms_oxigraph_gives(tmp_path_factory, objects: list[str]) -> None:
+    """The lines path of rdflib_triples (split in Python) makes exactly the terms of the file path (parsed by
+    Oxigraph): same types, lexical forms, datatypes and languages, escapes and upper-case tags included."""
+    lines = [f"<http://example.org/s{i}> <http://example.org/p> {o} <http://example.org/g> .\n"
+             for i, o in enumerate(objects)]
+    path = tmp_path_factory.mktemp("nq") / "g.nq"
+    path.write_text("".join(lines), encoding="utf-8")
+    assert [tuple(map(_strict, t)) for t in validate_sparql.rdflib_triples(lines)] == \
+        [tuple(map(_strict, t)) for t in validate_sparql.rdflib_triples(path)]
