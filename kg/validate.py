@@ -23,6 +23,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
 from .errors import InputError
+from .export import split_quad
 if TYPE_CHECKING:
     from .validate_core import Hit
     from .validate_sparql import RawResult
@@ -369,11 +370,6 @@ def _graph_of(line: str) -> str:
     return line.rstrip("\n")[:-2].rsplit(" ", 1)[1]
 
 
-def _terms(line: str) -> tuple[str, str, str]:
-    s, p, rest = line.split(" ", 2)
-    return s, p, rest[:rest.rindex(" ", 0, len(rest) - 3)]  # (rest: "o g .", the graph name holds no space)
-
-
 def _validate_lines(args: tuple[list[str], Graph | None, list[str] | None]) -> list[Result]:
     lines, shapes, focus = args
     shapes = shapes if shapes is not None else load_shapes()
@@ -581,7 +577,7 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
     def with_shared(ls: list[str]) -> list[str]:
         """The lines with those of the shared graphs about their nodes, one line per triple (the graph names do
         not matter to validation; a node many records describe would come once per record)."""
-        iris = {t for line in ls for t in _terms(line)[::2] if t.startswith("<")}
+        iris = {t for line in ls for t in split_quad(line)[::2] if t.startswith("<")}
         ls = ls + [x for iri in sorted(iris) for x in shared_by_subject.get(iri, ())]
         kept: dict[str, str] = {}
         for line in sorted(ls):  # the first line of each triple; the kept lines stay in sorted order
@@ -609,7 +605,7 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
             typed_by_subject: dict[str, dict[str, str]] = defaultdict(dict)
             for g, ls in by_graph.items():
                 for line in ls:
-                    subj, pred, obj = _terms(line)
+                    subj, pred, obj, _g = split_quad(line)
                     about[subj].append(line)
                     if subj in multi:
                         counts[subj][g] += 1
@@ -630,13 +626,13 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
                     node = todo.pop()
                     for line in about.get(node, ()):
                         out.append(line)
-                        _s, pred, obj = _terms(line)
+                        _s, pred, obj, _g = split_quad(line)
                         if pred in forward and obj not in seen and obj in about:
                             seen.add(obj)
                             todo.append(obj)
                     for line in back_of.get(node, ()):
                         out.append(line)
-                        subj, pred, _o = _terms(line)
+                        subj, pred, _o, _g = split_quad(line)
                         if pred in backward and subj not in seen:
                             seen.add(subj)
                             todo.append(subj)
@@ -652,12 +648,12 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
                 if deep is None:
                     ls = {line for h in chunk for line in by_graph[h]}
                     ls.update(line for n in focus for line in about[n])
-                    pointed = {_terms(line)[2] for line in ls}
+                    pointed = {split_quad(line)[2] for line in ls}
                     ls.update(line for m in pointed & multi for line in about[m])
                 else:
                     ls = set(reachable(focus, *deep))
                 ls.update(line for n in focus for kept in inbound[n].values() for line in kept)
-                ends = {t for line in ls for t in _terms(line)[::2]}
+                ends = {t for line in ls for t in split_quad(line)[::2]}
                 ls.update(line for o in ends if o in typed_by_subject for line in typed_by_subject[o].values())
                 yield with_shared(sorted(ls)), [m[1:-1] for m in focus]
         yield shared, None
