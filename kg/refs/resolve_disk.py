@@ -19,7 +19,7 @@ from pathlib import Path
 from ..ids import Minter
 from .parse import ParsedRef
 from .resolve import (
-    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_res, near_titles,
+    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_score, near_titles,
     preprint_link, title_clusters, title_matcher, url_matcher,
 )
 
@@ -122,9 +122,9 @@ class DiskResolver:
             for doi, tkey, year, atoks in db.execute("SELECT doi, tkey, year, atoks FROM rec WHERE tkey IS NOT NULL")))
         db.execute("INSERT INTO known SELECT tkey, fw, id_node, year, atoks, 'reference' FROM ref "
                    "WHERE id_node IS NOT NULL AND tkey IS NOT NULL")
-        db.executemany("INSERT INTO res VALUES (?,?,?,?,?,?)", (
-            (f.citing, f.index, r.cited, r.method, r.score, r.matched)
-            for f, r in ((f, id_res(f)) for _rid, f in map(_feat, self._scan("WHERE id_node IS NOT NULL")))))
+        db.create_function("id_score", 1, id_score, deterministic=True)
+        db.execute("INSERT INTO res SELECT citing, idx, id_node, id_method, id_score(id_method), id_matched FROM ref "
+                   "WHERE id_node IS NOT NULL")
         db.execute("CREATE INDEX known_t ON known(tkey)")
         db.execute("CREATE INDEX known_b ON known(fw, year)")
 
