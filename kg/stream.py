@@ -293,7 +293,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs_iris = {ctx.minter.doi(d) for d in best}
     resolver.resolve(lambda info: knowledge.extend(
-        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)))
+        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)), jobs)
     resolver.close()
     t = report.timed("resolve", t)
     if on_progress:

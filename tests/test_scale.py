@@ -28,6 +28,7 @@ from kg.errors import KgError
 from kg.terms import lit
 from kg.ids import DEFAULT_BASE
 from kg.map.context import Context
+from kg.refs import resolve_disk
 from kg.stream import build_stream
 from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
@@ -135,6 +136,24 @@ def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_me
     names = [r.name for r in result.runs]
     assert sum(n.startswith("group-") for n in names) >= 5 and any(n.startswith("map-") for n in names)
     assert list(result.lines()) == in_memory[0]
+
+
+def test_resolution_in_workers_gives_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers and enough references, resolution steps 2, 3 and 5 run on hash partitions of the title
+    keys and groups in worker processes: the in-memory bytes still."""
+    parts: list[int] = []
+    enter = resolve_disk._Steps.__enter__
+
+    def spy(self: resolve_disk._Steps) -> object:
+        parts.append(self.parts)
+        return enter(self)
+    monkeypatch.setattr(resolve_disk._Steps, "__enter__", spy)
+    monkeypatch.setattr(resolve_disk, "PARALLEL_ABOVE", 0)
+    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
+    assert parts == [2]
+    assert list(result.lines()) == in_memory[0]
+    assert not list((tmp_path / "scratch").glob("*-part*"))  # the partitions' files are gone
 
 
 def test_the_sample_to_validate_is_gathered_by_the_workers_as_the_merged_graph_would_give_it(

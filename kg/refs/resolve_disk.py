@@ -5,14 +5,21 @@ steps as the in-memory ``Resolver`` (the same step functions, fed by ordered sca
 instead of dictionaries), so memory stays flat however many references there are. Results land in table
 ``res`` and are read back one citing work at a time; what the references tell about cited works goes to
 a callback. Tests prove the results equal to the in-memory resolver's.
+
+With workers, the steps that look at one title key or one group at a time (2, 3 and 5) run on hash
+partitions of those keys in worker processes, each reading the tables through its own read-only connection
+and writing its results to a file of its own, which is copied into the main tables afterwards.
 """
 
 from __future__ import annotations
 
 import marshal
+import pickle
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
+from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache, partial
 from itertools import groupby
 from pathlib import Path
 
@@ -28,6 +35,19 @@ PARSED_FIELDS = ("title", "authors", "year", "venue", "urls", "arxiv", "doi", "d
 _REF_COLS = "rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, id_matched"
 _Q_COLS = ", ".join(f"ref.{c}" for c in _REF_COLS.split(", "))
 BATCH = 5000
+PARALLEL_ABOVE = 20_000  # references: with fewer, resolution runs in one process whatever ``jobs`` says
+TABLES = {
+    "rec": "seq INTEGER, doi TEXT, tkey TEXT, year TEXT, atoks TEXT, title TEXT",
+    "ref": "seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT, url TEXT, ckey TEXT, "
+           "title TEXT, urls TEXT, arxiv_text INTEGER, id_node TEXT, id_method TEXT, id_matched TEXT, parsed BLOB",
+    "res": "citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT",
+    "known": "tkey TEXT, fw TEXT, node TEXT, year TEXT, atoks TEXT, src TEXT",
+    "um": "rid INTEGER PRIMARY KEY",
+    "grp": "gkey TEXT, rid INTEGER, fuzzy INTEGER",
+    "ut": "tkey TEXT, gkey TEXT, year TEXT, atoks TEXT",
+    "fb": "year TEXT, fw TEXT, gkey TEXT, rid INTEGER",
+}
+PART_TABLES = ("res", "um", "grp", "fb")  # what the steps that run on partitions write
 
 
 def _toks(text: str | None) -> frozenset[str]:
@@ -58,18 +78,7 @@ class DiskResolver:
         self.db = connect(self.path)
         self._recs: list[tuple] = []
         self._refs: list[tuple] = []
-        self.db.executescript("""
-            CREATE TABLE rec(seq INTEGER, doi TEXT, tkey TEXT, year TEXT, atoks TEXT, title TEXT);
-            CREATE TABLE ref(seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT,
-                             url TEXT, ckey TEXT, title TEXT, urls TEXT, arxiv_text INTEGER,
-                             id_node TEXT, id_method TEXT, id_matched TEXT, parsed BLOB);
-            CREATE TABLE res(citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT);
-            CREATE TABLE known(tkey TEXT, fw TEXT, node TEXT, year TEXT, atoks TEXT, src TEXT);
-            CREATE TABLE um(rid INTEGER PRIMARY KEY);
-            CREATE TABLE grp(gkey TEXT, rid INTEGER, fuzzy INTEGER);
-            CREATE TABLE ut(tkey TEXT, gkey TEXT, year TEXT, atoks TEXT);
-            CREATE TABLE fb(year TEXT, fw TEXT, gkey TEXT, rid INTEGER);
-        """)
+        self.db.executescript("".join(f"CREATE TABLE {t}({cols});" for t, cols in TABLES.items()))
 
     @staticmethod
     def rows(seq: int, record: tuple[str, str | None, str | None, frozenset[str]], title: str | None,
@@ -106,12 +115,10 @@ class DiskResolver:
 
     # ------------------------------------------------------------------ resolution
 
-    def _flush(self, sql: str, rows: list[tuple], force: bool = False) -> None:
-        if rows and (force or len(rows) >= BATCH):
-            self.db.executemany(sql, rows)
-            rows.clear()
-
-    def resolve(self, on_info: Callable[[CitedInfo], None]) -> None:
+    def resolve(self, on_info: Callable[[CitedInfo], None], jobs: int = 1) -> None:
+        """Resolve every reference; ``jobs`` > 1 runs steps 2, 3 and 5 in that many worker processes, each on
+        the title keys (or groups) of one hash partition, when there are at least PARALLEL_ABOVE references.
+        The results do not depend on ``jobs`` (each step is a function of one title key or group)."""
         self.flush()
         db, minter = self.db, self.minter
         db.execute("CREATE INDEX rec_seq ON rec(seq)")
@@ -127,96 +134,32 @@ class DiskResolver:
                    "WHERE id_node IS NOT NULL")
         db.execute("CREATE INDEX known_t ON known(tkey)")
         db.execute("CREATE INDEX known_b ON known(fw, year)")
-
-        @lru_cache(maxsize=8192)
-        def known(tkey: str) -> Known:
-            return [(n, y, _toks(a), s) for n, y, a, s in
-                    db.execute("SELECT DISTINCT node, year, atoks, src FROM known WHERE tkey = ?", (tkey,))]
-
-        @lru_cache(maxsize=2048)
-        def block(fw: str, year: str) -> tuple[str, ...]:
-            return tuple(t for (t,) in db.execute("SELECT DISTINCT tkey FROM known WHERE fw = ? AND year = ?", (fw, year)))
-
-        # 2. titles of works known by identifier
-        near = near_titles(block)
-        match = title_matcher(known, near)
-        hits: list[tuple] = []
-        misses: list[tuple] = []
-        for rid, f in map(_feat, self._scan("WHERE id_node IS NULL AND tkey IS NOT NULL ORDER BY tkey")):
-            hit = match(f)
-            if hit:
-                hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched))
-                self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", hits)
-            else:
-                misses.append((rid,))
-                self._flush("INSERT INTO um VALUES (?)", misses)
-        self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", hits, True)
-        self._flush("INSERT INTO um VALUES (?)", misses, True)
-        db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
-        known.cache_clear()
-        block.cache_clear()
-        near.cache_clear()  # type: ignore[attr-defined]
-        # 3. URLs, then titles shared between references
-        db.execute("INSERT INTO grp SELECT 'url ' || url, ref.rowid, 0 FROM ref JOIN um ON ref.rowid = um.rid "
-                   "WHERE url IS NOT NULL")
-        db.execute("INSERT INTO ut SELECT tkey, 'url ' || url, year, atoks FROM ref JOIN um ON ref.rowid = um.rid "
-                   "WHERE url IS NOT NULL AND tkey IS NOT NULL")
-        db.execute("CREATE INDEX ut_t ON ut(tkey)")
-        members: list[tuple] = []
-        blocks: list[tuple] = []
-        rows = self._scan("JOIN um ON ref.rowid = um.rid WHERE url IS NULL ORDER BY tkey")
-        for tkey, group in groupby(map(_feat, rows), key=lambda rf: rf[1].tkey):
-            titles = url_matcher([(g, y, _toks(a)) for g, y, a in db.execute(
-                "SELECT gkey, year, atoks FROM ut WHERE tkey = ?", (tkey,))] if tkey else [])
-            rid_of: dict[int, int] = {}
-            leftovers: list[Feat] = []
-            for rid, f in group:
-                cands = titles(f)
-                if len(cands) == 1:
-                    members.append((cands.pop(), rid, 0))
-                elif f.tkey:
-                    rid_of[id(f)] = rid
-                    leftovers.append(f)
-                elif f.ckey:
-                    members.append((f"citation {f.ckey}", rid, 0))
-                else:
-                    members.append((f"ref {f.citing} {f.index}", rid, 0))
-            if tkey and leftovers:
-                for gkey, cluster in title_clusters(tkey, leftovers):
-                    members.extend((gkey, rid_of[id(m)], 0) for m in cluster)
-                    if (b := fuzzy_block_key(cluster[0])) is not None:
-                        blocks.append((*b, gkey, rid_of[id(cluster[0])]))
-            self._flush("INSERT INTO grp VALUES (?,?,?)", members)
-            self._flush("INSERT INTO fb VALUES (?,?,?,?)", blocks)
-        self._flush("INSERT INTO grp VALUES (?,?,?)", members, True)
-        self._flush("INSERT INTO fb VALUES (?,?,?,?)", blocks, True)
-        db.execute("CREATE INDEX grp_g ON grp(gkey)")
-        # 4. guarded fuzzy merge of title groups, block by block
-        merged: dict[str, str] = {}
-        scan = db.execute(f"SELECT fb.year, fb.fw, fb.gkey, {_Q_COLS} FROM fb "
-                          "JOIN ref ON ref.rowid = fb.rid ORDER BY fb.year, fb.fw, fb.gkey")
-        for _b, rows_ in groupby(scan, key=lambda r: (r[0], r[1])):
-            firsts = {r[2]: _feat(r[3:])[1] for r in rows_}
-            if len(firsts) > 1:
-                fuzzy_merges(sorted(firsts), firsts, merged)
-        for b, root in sorted(merged.items()):
-            db.execute("UPDATE grp SET gkey = ?, fuzzy = 1 WHERE gkey = ?", (root, b))
-            db.execute("UPDATE grp SET fuzzy = 1 WHERE gkey = ?", (root,))
-        # 5. one node per group
-        out: list[tuple] = []
-        scan = db.execute(f"SELECT grp.gkey, grp.fuzzy, {_Q_COLS} FROM grp "
-                          "JOIN ref ON ref.rowid = grp.rid ORDER BY grp.gkey, ref.citing, ref.idx")
-        for gkey, rows_ in groupby(scan, key=lambda r: r[0]):
-            feats = []
-            for r in rows_:
-                f = _feat(r[2:])[1]
-                f.fuzzy = bool(r[1])
-                feats.append(f)
-            pairs, info = emit_group(gkey, feats, minter)
-            out.extend((m.citing, m.index, res.cited, res.method, res.score, res.matched) for m, res in pairs)
-            self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", out)
-            on_info(info)
-        self._flush("INSERT INTO res VALUES (?,?,?,?,?,?)", out, True)
+        many = jobs > 1 and db.execute("SELECT count(*) FROM ref").fetchone()[0] >= PARALLEL_ABOVE
+        with _Steps(self, jobs if many else 1) as run:
+            # 2. titles of works known by identifier
+            run(_titles_step, "ref.tkey")
+            db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
+            # 3. URLs, then titles shared between references
+            db.execute("INSERT INTO grp SELECT 'url ' || url, ref.rowid, 0 FROM ref JOIN um ON ref.rowid = um.rid "
+                       "WHERE url IS NOT NULL")
+            db.execute("INSERT INTO ut SELECT tkey, 'url ' || url, year, atoks FROM ref JOIN um ON ref.rowid = um.rid "
+                       "WHERE url IS NOT NULL AND tkey IS NOT NULL")
+            db.execute("CREATE INDEX ut_t ON ut(tkey)")
+            run(_groups_step, "ref.tkey")
+            db.execute("CREATE INDEX grp_g ON grp(gkey)")
+            # 4. guarded fuzzy merge of title groups, block by block
+            merged: dict[str, str] = {}
+            scan = db.execute(f"SELECT fb.year, fb.fw, fb.gkey, {_Q_COLS} FROM fb "
+                              "JOIN ref ON ref.rowid = fb.rid ORDER BY fb.year, fb.fw, fb.gkey")
+            for _b, rows_ in groupby(scan, key=lambda r: (r[0], r[1])):
+                firsts = {r[2]: _feat(r[3:])[1] for r in rows_}
+                if len(firsts) > 1:
+                    fuzzy_merges(sorted(firsts), firsts, merged)
+            for b, root in sorted(merged.items()):
+                db.execute("UPDATE grp SET gkey = ?, fuzzy = 1 WHERE gkey = ?", (root, b))
+                db.execute("UPDATE grp SET fuzzy = 1 WHERE gkey = ?", (root,))
+            # 5. one node per group
+            run(_emit_step, "grp.gkey", on_info)
         # 6. preprint <-> published links between identifier nodes that share a title
         for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known ORDER BY tkey"), key=lambda r: r[0]):
             if (link := preprint_link(n for _t, n in rows_)) is not None:
@@ -228,11 +171,168 @@ class DiskResolver:
             db.execute(f"DROP TABLE {table}")
         db.commit()
 
-    def _scan(self, tail: str) -> Iterator[tuple]:
-        return self.db.execute(f"SELECT {_Q_COLS} FROM ref {tail}")
-
     def close(self) -> None:
         self.db.close()
+
+
+# ---------------------------------------------------------------- the steps that run on partitions
+
+Step = Callable[[sqlite3.Connection, sqlite3.Connection, str, Minter, Callable[[CitedInfo], None]], None]
+
+
+def _flush(out: sqlite3.Connection, sql: str, rows: list[tuple], force: bool = False) -> None:
+    if rows and (force or len(rows) >= BATCH):
+        out.executemany(sql, rows)
+        rows.clear()
+
+
+def _scan(db: sqlite3.Connection, tail: str) -> Iterator[tuple]:
+    return db.execute(f"SELECT {_Q_COLS} FROM ref {tail}")
+
+
+def _titles_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, _minter: Minter,
+                 _on_info: Callable[[CitedInfo], None]) -> None:
+    """Step 2 on the references ``where`` selects: those without identifier whose title names a work known
+    by identifier get a resolution (table res); the others are unmatched (table um)."""
+    @lru_cache(maxsize=8192)
+    def known(tkey: str) -> Known:
+        return [(n, y, _toks(a), s) for n, y, a, s in
+                db.execute("SELECT DISTINCT node, year, atoks, src FROM known WHERE tkey = ?", (tkey,))]
+
+    @lru_cache(maxsize=2048)
+    def block(fw: str, year: str) -> tuple[str, ...]:
+        return tuple(t for (t,) in db.execute("SELECT DISTINCT tkey FROM known WHERE fw = ? AND year = ?", (fw, year)))
+
+    match = title_matcher(known, near_titles(block))
+    hits: list[tuple] = []
+    misses: list[tuple] = []
+    for rid, f in map(_feat, _scan(db, f"WHERE id_node IS NULL AND tkey IS NOT NULL AND {where} ORDER BY tkey")):
+        hit = match(f)
+        if hit:
+            hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched))
+            _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", hits)
+        else:
+            misses.append((rid,))
+            _flush(out, "INSERT INTO um VALUES (?)", misses)
+    _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", hits, True)
+    _flush(out, "INSERT INTO um VALUES (?)", misses, True)
+
+
+def _groups_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, _minter: Minter,
+                 _on_info: Callable[[CitedInfo], None]) -> None:
+    """Step 3 on the unmatched URL-less references ``where`` selects: each joins a URL group through its
+    title, a title group, or a group of its own (table grp); title groups go into fuzzy blocks (table fb)."""
+    members: list[tuple] = []
+    blocks: list[tuple] = []
+    rows = _scan(db, f"JOIN um ON ref.rowid = um.rid WHERE url IS NULL AND {where} ORDER BY tkey")
+    for tkey, group in groupby(map(_feat, rows), key=lambda rf: rf[1].tkey):
+        titles = url_matcher([(g, y, _toks(a)) for g, y, a in db.execute(
+            "SELECT gkey, year, atoks FROM ut WHERE tkey = ?", (tkey,))] if tkey else [])
+        rid_of: dict[int, int] = {}
+        leftovers: list[Feat] = []
+        for rid, f in group:
+            cands = titles(f)
+            if len(cands) == 1:
+                members.append((cands.pop(), rid, 0))
+            elif f.tkey:
+                rid_of[id(f)] = rid
+                leftovers.append(f)
+            elif f.ckey:
+                members.append((f"citation {f.ckey}", rid, 0))
+            else:
+                members.append((f"ref {f.citing} {f.index}", rid, 0))
+        if tkey and leftovers:
+            for gkey, cluster in title_clusters(tkey, leftovers):
+                members.extend((gkey, rid_of[id(m)], 0) for m in cluster)
+                if (b := fuzzy_block_key(cluster[0])) is not None:
+                    blocks.append((*b, gkey, rid_of[id(cluster[0])]))
+        _flush(out, "INSERT INTO grp VALUES (?,?,?)", members)
+        _flush(out, "INSERT INTO fb VALUES (?,?,?,?)", blocks)
+    _flush(out, "INSERT INTO grp VALUES (?,?,?)", members, True)
+    _flush(out, "INSERT INTO fb VALUES (?,?,?,?)", blocks, True)
+
+
+def _emit_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, minter: Minter,
+               on_info: Callable[[CitedInfo], None]) -> None:
+    """Step 5 on the groups ``where`` selects: one node per group; the resolutions go to table res, what
+    the group tells about its cited work to ``on_info``."""
+    rows: list[tuple] = []
+    scan = db.execute(f"SELECT grp.gkey, grp.fuzzy, {_Q_COLS} FROM grp JOIN ref ON ref.rowid = grp.rid "
+                      f"WHERE {where} ORDER BY grp.gkey, ref.citing, ref.idx")
+    for gkey, group in groupby(scan, key=lambda r: r[0]):
+        feats = []
+        for r in group:
+            f = _feat(r[2:])[1]
+            f.fuzzy = bool(r[1])
+            feats.append(f)
+        pairs, info = emit_group(gkey, feats, minter)
+        rows.extend((m.citing, m.index, res.cited, res.method, res.score, res.matched) for m, res in pairs)
+        _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", rows)
+        on_info(info)
+    _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", rows, True)
+
+
+class _Steps:
+    """``run(step, column, on_info)``: a step in this process, or in ``parts`` worker processes, worker i taking
+    the rows whose ``column`` hashes to i and writing its results to a file of its own; the files are then
+    copied into the main tables in partition order, and the infos they hold passed to ``on_info``."""
+
+    def __init__(self, resolver: DiskResolver, parts: int) -> None:
+        self.resolver, self.parts = resolver, parts
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Callable[..., None]:
+        if self.parts > 1:
+            self.pool = ProcessPoolExecutor(max_workers=self.parts)
+        return self.run
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def run(self, step: Step, column: str, on_info: Callable[[CitedInfo], None] = lambda _info: None) -> None:
+        r = self.resolver
+        if self.pool is None:
+            step(r.db, r.db, "1", r.minter, on_info)
+            return
+        r.db.commit()  # the workers read what this connection wrote
+        paths = [r.path.with_name(f"{r.path.stem}-part{i}.sqlite") for i in range(self.parts)]
+        futures = [self.pool.submit(_run_part, step, str(r.path), str(path), f"part({column}) = {i}", self.parts,
+                                    r.minter.base) for i, path in enumerate(paths)]
+        for future, path in zip(futures, paths):
+            future.result()
+            r.db.execute("ATTACH DATABASE ? AS part", (str(path),))
+            for table in PART_TABLES:
+                r.db.execute(f"INSERT INTO main.{table} SELECT * FROM part.{table}")
+            for (blob,) in r.db.execute("SELECT blob FROM part.info ORDER BY rowid"):
+                on_info(pickle.loads(blob))
+            r.db.commit()
+            r.db.execute("DETACH DATABASE part")
+            path.unlink()
+
+
+def _partition(parts: int, text: str | None) -> int:
+    return zlib.crc32(text.encode("utf-8")) % parts if text is not None else 0
+
+
+def _run_part(step: Step, db_path: str, out_path: str, where: str, parts: int, base: str) -> None:
+    """In a worker: ``step`` on one partition, its results into a fresh file at ``out_path``."""
+    db = connect(db_path, readonly=True)
+    db.create_function("part", 1, partial(_partition, parts), deterministic=True)
+    Path(out_path).unlink(missing_ok=True)
+    out = connect(out_path)
+    out.executescript("".join(f"CREATE TABLE {t}({TABLES[t]});" for t in PART_TABLES) + "CREATE TABLE info(blob BLOB);")
+    infos: list[tuple] = []
+
+    def keep(info: CitedInfo) -> None:
+        infos.append((pickle.dumps(info),))
+        _flush(out, "INSERT INTO info VALUES (?)", infos)
+
+    step(db, out, where, Minter(base), keep)
+    _flush(out, "INSERT INTO info VALUES (?)", infos, True)
+    out.commit()
+    out.close()
+    db.close()
 
 
 class Lookup:
