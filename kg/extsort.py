@@ -10,6 +10,7 @@ is installed (with ``EXTERNAL`` off, or no ``sort`` on the PATH, the merge runs 
 
 from __future__ import annotations
 
+import fcntl
 import heapq
 import os
 import resource
@@ -138,10 +139,9 @@ def _widen(fd: int, size: int) -> None:
     """Ask for a pipe buffer of ``size`` bytes where the system allows it (Linux; the default of 64 KiB makes
     the sort and the reader take turns many times per megabyte)."""
     try:
-        import fcntl
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
-    except (ImportError, AttributeError, OSError):
-        pass  # (another system, or above the allowed size: the default buffer works, a little slower)
+    except (AttributeError, OSError):
+        pass  # (not Linux, or above the allowed size: the default buffer works, a little slower)
 
 
 def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
