@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -64,10 +65,17 @@ class _Group(click.Group):
         except OSError as e:
             if e.errno not in (errno.ENOSPC, errno.EDQUOT):
                 raise
-            where = e.filename or api.workspace()
-            raise Fail(f"{where}: no space left on the device ({e.strerror}); free some space there, or set KG_HOME"
-                       " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run"
-                       " again; files being replaced were left as they were") from None
+            raise _disk_full(e.filename or api.workspace(), e.strerror) from None
+        except sqlite3.OperationalError as e:  # (the scratch tables of a streaming build's reference resolution)
+            if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
+                raise
+            raise _disk_full(api.workspace(), str(e)) from None
+
+
+def _disk_full(where: object, why: str) -> Fail:
+    return Fail(f"{where}: no space left on the device ({why}); free some space there, or set KG_HOME"
+                " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run"
+                " again; files being replaced were left as they were")
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -430,6 +430,31 @@ def test_one_good_one_bad_record(kg: Kg) -> None:
     assert "<https://doi.org/10.5555/good.1> " in graph
 
 
+def test_a_full_disk_met_by_the_resolution_tables_is_one_line_too(kg: Kg, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite reports a full disk as its own error (SQLITE_FULL), not as an OSError: the same one line, the
+    old graph intact, no scratch files left behind."""
+    from kg.refs import resolve_disk
+    good = kg.write("good.json", envelope(work("10.5555/good.1")))
+    assert kg("build", good).exit_code == 0
+    before = kg.graph.read_bytes()
+    listing = sorted(p.name for p in kg.home.iterdir())
+    connect = resolve_disk.connect
+
+    def tiny(path, readonly=False):  # noqa: ANN001, ANN202 - a database that fills up at once: a real SQLITE_FULL
+        db = connect(path, readonly)
+        db.execute("PRAGMA max_page_count = 2")
+        return db
+    monkeypatch.setattr(resolve_disk, "connect", tiny)
+    r = kg("build", good, "-q")
+    assert r.exit_code == 2
+    assert_lines(r.stderr, [
+        f"error: {kg.home}: no space left on the device (database or disk is full); free some space there, or set"
+        " KG_HOME (the workspace, where builds keep their scratch files) or -o to a disk with room, and run again;"
+        " files being replaced were left as they were"])
+    assert kg.graph.read_bytes() == before
+    assert sorted(p.name for p in kg.home.iterdir()) == listing
+
+
 def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: Kg,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
