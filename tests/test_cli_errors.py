@@ -430,49 +430,38 @@ def test_one_good_one_bad_record(kg: Kg) -> None:
     assert "<https://doi.org/10.5555/good.1> " in graph
 
 
-def test_a_full_disk_met_by_the_resolution_tables_is_one_line_too(kg: Kg, monkeypatch: pytest.MonkeyPatch) -> None:
-    """SQLite reports a full disk as its own error (SQLITE_FULL), not as an OSError: the same one line, the
-    old graph intact, no scratch files left behind."""
+@pytest.mark.parametrize("where", ["graph-file", "sqlite-tables"])
+def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: Kg, monkeypatch: pytest.MonkeyPatch,
+                                                                          where: str) -> None:
+    """Where the build meets the full disk: writing the graph (an OSError, ENOSPC), or the resolution's
+    scratch tables (SQLite's own error, SQLITE_FULL, made real by a database that fills up at once)."""
+    import errno
+
+    from kg import export
     from kg.refs import resolve_disk
     good = kg.write("good.json", envelope(work("10.5555/good.1")))
     assert kg("build", good).exit_code == 0
     before = kg.graph.read_bytes()
     listing = sorted(p.name for p in kg.home.iterdir())
-    connect = resolve_disk.connect
+    if where == "graph-file":
+        def full(fd: int) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr(export.os, "fsync", full)
+        why = "No space left on device"
+    else:
+        connect = resolve_disk.connect
 
-    def tiny(path, readonly=False):  # noqa: ANN001, ANN202 - a database that fills up at once: a real SQLITE_FULL
-        db = connect(path, readonly)
-        db.execute("PRAGMA max_page_count = 2")
-        return db
-    monkeypatch.setattr(resolve_disk, "connect", tiny)
-    r = kg("build", good, "-q")
-    assert r.exit_code == 2
-    assert_lines(r.stderr, [
-        f"error: {kg.home}: no space left on the device (database or disk is full); free some space there, or set"
-        " KG_HOME (the workspace, where builds keep their scratch files) or -o to a disk with room, and run again;"
-        " files being replaced were left as they were"])
-    assert kg.graph.read_bytes() == before
-    assert sorted(p.name for p in kg.home.iterdir()) == listing
-
-
-def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: Kg,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    import errno
-
-    from kg import export
-    good = kg.write("good.json", envelope(work("10.5555/good.1")))
-    assert kg("build", good).exit_code == 0
-    before = kg.graph.read_bytes()
-    listing = sorted(p.name for p in kg.home.iterdir())
-
-    def full(fd: int) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(export.os, "fsync", full)
+        def tiny(path, readonly=False):  # noqa: ANN001, ANN202
+            db = connect(path, readonly)
+            db.execute("PRAGMA max_page_count = 2")
+            return db
+        monkeypatch.setattr(resolve_disk, "connect", tiny)
+        why = "database or disk is full"
     kg.write("other.json", envelope(work("10.5555/other.1")))
     r = kg("build", "other.json", "-q")
     assert r.exit_code == 2
     assert_lines(r.stderr, [
-        f"error: {kg.home}: no space left on the device (No space left on device); free some space there, or set"
+        f"error: {kg.home}: no space left on the device ({why}); free some space there, or set"
         " KG_HOME (the workspace, where builds keep their scratch files) or -o to a disk with room, and run again;"
         " files being replaced were left as they were"])
     assert kg.graph.read_bytes() == before
