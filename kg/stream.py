@@ -35,6 +35,7 @@ from .refs.resolve import features, record_entry
 from .refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
+RUN_GROWTH = 4  # pass 2 puts up to RUN_GROWTH * CHUNK records in a run, so that the final merge takes every run at once
 SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
 GROUP = 64  # with workers, GROUP sorted runs of pass 2 are merged into one by a worker when there are many
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
@@ -160,8 +161,17 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
 
 # ---------------------------------------------------------------- driver
 
-def _chunks(items: Iterable[tuple[int, Any, Any]]) -> Iterator[list[tuple[int, Any, Any]]]:
-    size = CHUNK  # read at call time (tests make it small)
+def run_records(records: int) -> int:
+    """Records per run of pass 2 (and per task): ``CHUNK``, or more where that many records would make more runs
+    than the final merge takes at once (they would be merged twice: by the workers in groups, or by the sort
+    in rounds); at most ``RUN_GROWTH * CHUNK``, which bounds what a worker holds. With a fan-in of 1,000,
+    100,000 records make runs of 109."""
+    room = max(1, fan_in() - KNOWLEDGE_RUNS - GROUP)
+    return max(CHUNK, min(RUN_GROWTH * CHUNK, -(-records // room)))
+
+
+def _chunks(items: Iterable[tuple[int, Any, Any]], size: int | None = None) -> Iterator[list[tuple[int, Any, Any]]]:
+    size = size or CHUNK  # read at call time (tests make it small)
     chunk: list[tuple[int, Any, Any]] = []
     for item in items:
         chunk.append(item)
@@ -312,7 +322,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     merging: list[Future] = []
     width = fan_in() - KNOWLEDGE_RUNS
     try:
-        tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept)))
+        tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept), run_records(len(kept))))
         for run, n, tools_used, cand, sampled in _run(pool, _map, tasks, jobs):
             result.sampled.extend(sampled)
             runs.append(run)

@@ -117,6 +117,7 @@ def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str],
                                                               monkeypatch: pytest.MonkeyPatch, external: bool) -> None:
     monkeypatch.setattr(extsort, "EXTERNAL", external)
     monkeypatch.setattr(stream, "CHUNK", 7)
+    monkeypatch.setattr(stream, "RUN_GROWTH", 1)  # (runs of CHUNK records, however many)
     monkeypatch.setattr(extsort, "MAX_FAN_IN", 3)
     result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=1)
     assert sum(r.name.startswith("map-") for r in result.runs) >= 20  # many small runs: merged in rounds
@@ -131,11 +132,31 @@ def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_me
     monkeypatch.setattr(extsort, "EXTERNAL", external)
     monkeypatch.setattr(stream, "CHUNK", 6)
     monkeypatch.setattr(stream, "GROUP", 3)  # (28 runs of this corpus: 9 groups and one run left over)
+    monkeypatch.setattr(stream, "RUN_GROWTH", 1)
     monkeypatch.setattr(extsort, "MAX_FAN_IN", 4)
     result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
     names = [r.name for r in result.runs]
     assert sum(n.startswith("group-") for n in names) >= 5 and any(n.startswith("map-") for n in names)
     assert list(result.lines()) == in_memory[0]
+
+
+def test_runs_grow_so_that_the_final_merge_takes_them_at_once(corpus: list[str], in_memory: tuple, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where runs of CHUNK records would be more than the final merge takes at once, pass 2 puts more records in
+    a run (at most RUN_GROWTH * CHUNK): no group merges by the workers, and the same bytes."""
+    monkeypatch.setattr(stream, "CHUNK", 3)  # (about 50 runs of this corpus)
+    monkeypatch.setattr(stream, "GROUP", 3)
+    monkeypatch.setattr(extsort, "MAX_FAN_IN", 40)  # (room for 40 - 16 - 3 = 21 runs of pass 2)
+    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
+    names = [r.name for r in result.runs]
+    assert not any(n.startswith("group-") for n in names)
+    assert 10 <= sum(n.startswith("map-") for n in names) <= 21
+    assert list(result.lines()) == in_memory[0]
+
+
+def test_records_per_run_fit_the_final_merge_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stream, "fan_in", lambda: 1000)  # (room for 1000 - 16 - 64 = 920 runs)
+    assert [stream.run_records(n) for n in (1, 58_880, 58_881, 100_000, 235_520, 10**7)] == [64, 64, 65, 109, 256, 256]
 
 
 def test_resolution_in_workers_gives_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
