@@ -7,12 +7,14 @@ import shutil
 import time
 from dataclasses import dataclass
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
 import pyoxigraph
 
 from . import export
 from .build import Report as BuildReport
+from .forked import Forked, forking_works
 from .errors import InputError, KgError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
@@ -96,8 +98,16 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
         t = time.perf_counter()
         checked = validation != "none"
         sample_lines = result.sample_lines() if checked and result.sample is not None else None
+        whole = checked and sample_lines is None  # validate every line: gather them as they are written
         every_line: list[str] = []
-        with export.atomic_writer(workspace_graph(), binary=True) as fh:
+        n_jobs = jobs or default_jobs()
+        with ExitStack() as stack:
+            early = None  # with workers, the sample is validated while the graph is merged
+            if sample_lines is not None and n_jobs > 1 and len(sample_lines) > SHARD_ABOVE and forking_works():
+                # (the lines stay referenced here until it is done: freeing them now would copy their pages)
+                early = stack.enter_context(Forked(validate_collected, sample_lines, result.shared_graphs, shapes,
+                                                   n_jobs))
+            fh = stack.enter_context(export.atomic_writer(workspace_graph(), binary=True))
             last_triple = None
             for block in result.blocks():
                 fh.write(block)
@@ -109,15 +119,17 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                     if triple != last_triple:
                         built.triples += 1
                         last_triple = triple
-                if checked and sample_lines is None:
+                if whole:
                     every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
             if on_progress:
                 on_progress("written", result.works)
             t = result.report.timed("merge", t)
             if validation != "none":
-                if sample_lines is None:
-                    sample_lines = every_line
-                report = validate_collected(sample_lines, result.shared_graphs, shapes, jobs or default_jobs())
+                if early is not None:
+                    report = early.result()  # (the wait for it, past the merge, is the validate stage)
+                else:
+                    report = validate_collected(every_line if whole else sample_lines, result.shared_graphs, shapes,
+                                                n_jobs)
                 t = result.report.timed("validate", t)
                 if report.count("Violation") and not allow_invalid:
                     n = report.count("Violation")

@@ -16,6 +16,9 @@ class InputError(KgError):
         self.where, self.what, self.fix = where, what, fix
         super().__init__(f"{where}: {what}; {fix}")
 
+    def __reduce__(self) -> tuple:  # (made again from its parts when it comes back from a worker process)
+        return type(self), (self.where, self.what, self.fix)
+
 
 class UsageError(KgError):
     """A command was called with options that cannot work together or do not exist."""

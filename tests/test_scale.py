@@ -200,6 +200,30 @@ def test_the_sample_to_validate_is_gathered_by_the_workers_as_the_merged_graph_w
     assert gathered == expected
 
 
+def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: list[str], tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, the sample is validated in a forked process during the merge: the same report as the
+    validation after the merge that one worker does, and the same graph."""
+    from kg import api, forked
+    monkeypatch.setattr(api, "SHARD_ABOVE", 0)  # (the sample of this corpus is small: shard it anyway)
+    started: list[int] = []
+    real = forked.Forked.__init__
+
+    def spy(self: object, *args: object) -> None:
+        started.append(args[-1])  # (the jobs validate_collected gets)
+        real(self, *args)
+
+    monkeypatch.setattr(forked.Forked, "__init__", spy)
+    reports, graphs = {}, {}
+    for jobs in (1, 2):
+        monkeypatch.setenv("KG_HOME", str(tmp_path / f"home-{jobs}"))
+        built, reports[jobs] = api.build(corpus, validation="sample:40", jobs=jobs, allow_invalid=True)
+        graphs[jobs] = built.graph.read_bytes()
+    assert started == [2]
+    assert reports[2].results == reports[1].results and reports[2].conforms == reports[1].conforms
+    assert reports[1].count("Warning") > 0 and graphs[2] == graphs[1]
+
+
 # N-Quads lines whose literal holds any text but a lone surrogate (which UTF-8 cannot hold): quotes, tabs, NUL,
 # line breaks (escaped), non-BMP ... Tokens end where they say, so no line is a proper prefix of another.
 LINE = st.builds(lambda text, g: f"<s> <p> {lit(text)} <g{g}> .", st.text(st.characters(blacklist_categories=("Cs",)),

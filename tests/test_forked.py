@@ -1,0 +1,87 @@
+"""kg.forked: a function in a forked child that inherits its arguments; its result, its errors as they were
+raised, and a cancel that ends the child and the processes it started."""
+
+from __future__ import annotations
+
+import os
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+import pytest
+
+from kg.errors import InputError, KgError
+from kg.forked import Forked
+
+
+def _total(lines: list[str], extra: int) -> int:
+    return sum(map(len, lines)) + extra
+
+
+def _fail() -> None:
+    raise InputError("shapes/x.ttl", "is not valid Turtle (line 3)", "fix the shapes file")
+
+
+class _Unpicklable(Exception):
+    def __init__(self, a: int, b: int) -> None:
+        super().__init__(f"{a}+{b}")
+
+
+def _fail_oddly() -> None:
+    raise _Unpicklable(1, 2)
+
+
+def _sleep_in_a_pool(pids: Path) -> None:
+    with get_context("fork").Pool(2) as pool:
+        pids.write_text(" ".join(str(p.pid) for p in pool._pool), encoding="utf-8")
+        pool.apply(time.sleep, (60,))
+
+
+def _exit_now() -> None:
+    os._exit(7)
+
+
+def test_the_child_gets_the_arguments_and_gives_back_the_result() -> None:
+    lines = [f"line {i}\n" for i in range(200_000)]
+    with Forked(_total, lines, 5) as job:
+        assert job.result() == sum(map(len, lines)) + 5
+
+
+def test_an_error_comes_back_as_it_was_raised() -> None:
+    with Forked(_fail) as job, pytest.raises(InputError) as e:
+        job.result()
+    assert str(e.value) == "shapes/x.ttl: is not valid Turtle (line 3); fix the shapes file"
+    assert (e.value.where, e.value.fix) == ("shapes/x.ttl", "fix the shapes file")
+
+
+def test_an_error_that_cannot_be_pickled_comes_back_as_its_traceback() -> None:
+    with Forked(_fail_oddly) as job, pytest.raises(RuntimeError, match=r"_Unpicklable: 1\+2"):
+        job.result()
+
+
+def test_a_child_that_dies_is_a_one_line_error() -> None:
+    with Forked(_exit_now) as job, pytest.raises(KgError, match=r"ended without an answer \(exit code 7\)"):
+        job.result()
+
+
+def test_cancel_ends_the_child_and_the_workers_it_started(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    job = Forked(_sleep_in_a_pool, pids)
+    deadline = time.monotonic() + 30
+    while not (pids.exists() and pids.read_text(encoding="utf-8")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    assert len(workers) == 2
+    job.cancel()
+    deadline = time.monotonic() + 30
+    while any(_running(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(p) for p in workers)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+            return fh.read().split(") ", 1)[1][0] != "Z"  # (a zombie has ended)
+    except FileNotFoundError:
+        return False
