@@ -104,9 +104,14 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
         with ExitStack() as stack:
             early = None  # with workers, the sample is validated while the graph is merged
             if sample_lines is not None and n_jobs > 1 and len(sample_lines) > SHARD_ABOVE and forking_works():
-                # (the lines stay referenced here until it is done: freeing them now would copy their pages)
-                early = stack.enter_context(Forked(validate_collected, sample_lines, result.shared_graphs, shapes,
-                                                   n_jobs))
+                # the lines reach it in a file, and this process lets go of them: inherited, they would be held
+                # twice (touching an object copies its page)
+                sample_file = scratch / "sample.nq"
+                with open(sample_file, "w", encoding="utf-8", newline="\n") as out:
+                    out.writelines(sample_lines)
+                sample_lines = None
+                result.sampled.clear()
+                early = stack.enter_context(Forked(_validate_file, sample_file, result.shared_graphs, shapes, n_jobs))
             fh = stack.enter_context(export.atomic_writer(workspace_graph(), binary=True))
             last_triple = None
             for block in result.blocks():
@@ -157,6 +162,12 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
     from .validate import load_shapes, validate_sharded
     load_shapes(shapes)
     return validate_sharded(lines, shapes, shared_graphs, shard_size=SHARD_RECORDS, jobs=jobs)
+
+
+def _validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
+    """``validate_collected`` of the lines of a file."""
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs)
 
 
 def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None) -> "Report":
