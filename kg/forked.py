@@ -1,8 +1,10 @@
 """A function run in a forked process while the caller goes on: the child inherits the arguments (nothing is
-pickled on the way in, so a list of a million lines costs nothing to hand over) and sends back the result.
+pickled on the way in) and sends back the result, or the error as it was raised.
 
 The streaming build validates the sample this way while it merges the graph (with workers only: the merge
-keeps about one core and a half busy and waits on the disk at large sizes, validation fills the rest).
+keeps about one core and a half busy and waits on the disk at large sizes, validation fills the rest). It
+hands the lines over in a file and lets go of them: objects both processes hold are copied page by page as
+either touches them.
 """
 
 from __future__ import annotations
@@ -27,15 +29,24 @@ def _child() -> None:
     # a cancelled child unwinds (its own pools end their workers on the way out) instead of leaving them behind
     signal.signal(signal.SIGTERM, lambda _sig, _frame: sys.exit(1))
     try:
-        message: tuple[str, Any] = ("ok", fn(*args))
-    except BaseException as e:  # noqa: BLE001 - everything goes back to the parent, which raises it
-        message = ("error", e)
-        try:
-            pickle.loads(pickle.dumps(e))
-        except Exception:  # noqa: BLE001 - an error that does not survive pickling goes back as its text
-            message = ("error", RuntimeError("".join(traceback.format_exception(e)).strip()))
-    send.send(message)
+        data = pickle.dumps(("ok", fn(*args)))
+    except (KeyboardInterrupt, SystemExit):
+        raise SystemExit(1) from None  # (cancelled or interrupted: nobody waits for an answer; no traceback)
+    except BaseException as e:  # noqa: BLE001 - everything else goes back to the parent, which raises it
+        data = _error(e)
+    send.send_bytes(data)
     send.close()
+
+
+def _error(e: BaseException) -> bytes:
+    """The pickled error (the result's own pickling error included), or a RuntimeError with its traceback when
+    it does not survive pickling."""
+    try:
+        data = pickle.dumps(("error", e))
+        pickle.loads(data)
+        return data
+    except Exception:  # noqa: BLE001
+        return pickle.dumps(("error", RuntimeError("".join(traceback.format_exception(e)).strip())))
 
 
 class Forked(Generic[T]):
@@ -56,7 +67,7 @@ class Forked(Generic[T]):
 
     def result(self) -> T:
         try:
-            status, value = self._recv.recv()
+            status, value = pickle.loads(self._recv.recv_bytes())
         except EOFError:
             self._proc.join()
             raise KgError(f"a worker process ended without an answer (exit code {self._proc.exitcode}); "

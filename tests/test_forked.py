@@ -4,6 +4,7 @@ raised, and a cancel that ends the child and the processes it started."""
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from multiprocessing import get_context
 from pathlib import Path
@@ -31,6 +32,10 @@ def _fail_oddly() -> None:
     raise _Unpicklable(1, 2)
 
 
+def _unpicklable_result() -> object:
+    return lambda: None
+
+
 def _sleep_in_a_pool(pids: Path) -> None:
     with get_context("fork").Pool(2) as pool:
         pids.write_text(" ".join(str(p.pid) for p in pool._pool), encoding="utf-8")
@@ -56,6 +61,11 @@ def test_an_error_comes_back_as_it_was_raised() -> None:
 
 def test_an_error_that_cannot_be_pickled_comes_back_as_its_traceback() -> None:
     with Forked(_fail_oddly) as job, pytest.raises(RuntimeError, match=r"_Unpicklable: 1\+2"):
+        job.result()
+
+
+def test_a_result_that_cannot_be_pickled_comes_back_as_an_error() -> None:
+    with Forked(_unpicklable_result) as job, pytest.raises((AttributeError, pickle.PicklingError), match="pickle"):
         job.result()
 
 
