@@ -139,6 +139,10 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
                                     store=store, jobs=jobs, on_progress=progress.update)
     except StrictStop as e:
         raise Fail(f"{e.line} (--strict: stopped, nothing written)") from None
+    except KeyboardInterrupt:
+        progress.clear()
+        raise Fail("interrupted; the workspace graph and the outputs are as they were; run the build again",
+                   130) from None
     except KgError as e:
         raise _fail(e) from None
     except ValueError as e:

@@ -92,6 +92,12 @@ class Forked(Generic[T]):
         self.cancel()
 
 
+def quiet_worker(*_args: object) -> None:
+    """Initializer of worker processes: Ctrl-C is for their parent, which ends them, so that an interrupted
+    command prints one line, not a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def forking_works() -> bool:
     """Whether this system can fork (POSIX)."""
     return hasattr(os, "fork") and "fork" in mp.get_all_start_methods()

@@ -25,6 +25,7 @@ from typing import Any
 from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
 from .errors import InputError
 from .export import split_quad
+from .forked import quiet_worker
 from .extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from .ids import name_key
 from .map.context import Context
@@ -218,7 +219,12 @@ def _pool(jobs: int, initargs: tuple) -> ProcessPoolExecutor | None:
     if jobs <= 1:
         _init(*initargs)
         return None
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_init, initargs=initargs)
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=initargs)
+
+
+def _worker_init(*args: Any) -> None:
+    quiet_worker()
+    _init(*args)
 
 
 def _run(pool: ProcessPoolExecutor | None, fn: Callable, tasks: Iterable[Any], jobs: int) -> Iterator[Any]:

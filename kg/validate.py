@@ -24,6 +24,7 @@ from rdflib.namespace import RDF, SH
 
 from .errors import InputError
 from .export import split_quad
+from .forked import quiet_worker
 if TYPE_CHECKING:
     from .validate_core import Hit
     from .validate_sparql import RawResult
@@ -663,7 +664,7 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
         import multiprocessing as mp
         gc.freeze()  # forked workers then leave the parent's objects alone (no copy-on-write by the collector)
         try:
-            with mp.get_context("fork").Pool(jobs) as pool:
+            with mp.get_context("fork").Pool(jobs, initializer=quiet_worker) as pool:
                 parts = list(pool.imap(_validate_sharded_task, ((ls, shapes_dir_, f) for ls, f in tasks())))
         finally:
             gc.unfreeze()

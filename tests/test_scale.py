@@ -368,6 +368,59 @@ def test_a_killed_build_leaves_the_workspace_and_the_output_intact(tmp_path: Pat
     assert list((tmp_path / "ws").glob(".build-*")) == [], "the next build removes the dead build's scratch"
 
 
+def _pythons_in_group(pgid: int) -> int:
+    """The processes of a process group, but the system's sort."""
+    n = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+                comm, rest = fh.read().split(" (", 1)[1].rsplit(") ", 1)
+        except OSError:
+            continue
+        n += int(rest.split()[2]) == pgid and comm != "sort"
+    return n
+
+
+@pytest.mark.parametrize(("moment", "processes"), [("map-*.nq", 3), ("sample.nq", 4)],
+                         ids=["mapping", "validating-the-sample"])
+def test_an_interrupted_build_says_so_in_one_line_and_leaves_nothing_behind(tmp_path: Path, moment: str,
+                                                                            processes: int) -> None:
+    """Ctrl-C (SIGINT to the whole process group) while the workers map, or while the forked process and its
+    pool validate the sample during the merge: one line, exit 130, no traceback from any worker, the old graph
+    and output intact, no scratch and no process left."""
+    kg = str(Path(sys.executable).parent / "kg")
+    env = {**os.environ, "KG_HOME": str(tmp_path / "ws")}
+    out = tmp_path / "out.ttl"
+    subprocess.run([kg, "build", str(SEEDS), "-o", str(out), "-q"], env=env, check=True, cwd=tmp_path)
+    before = ((tmp_path / "ws" / "graph.nq").read_bytes(), out.read_bytes())
+    big = synth(1500, tmp_path / "big.jsonl")  # (above 1,000 records: --validate auto validates a sample)
+    proc = subprocess.Popen([kg, "build", str(big), "-o", str(out), "--jobs", "2", "-q"], env=env, cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    # the moment has come, and the workers are there: the build, and two workers that map, or the process that
+    # validates the sample and its two workers
+    while not (list((tmp_path / "ws").glob(f".build-*/{moment}")) and _pythons_in_group(proc.pid) >= processes):
+        assert proc.poll() is None, "the build ended before it could be interrupted"
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=120)[1]
+    assert err.splitlines() == ["error: interrupted; the workspace graph and the outputs are as they were; "
+                                "run the build again"]
+    assert proc.returncode == 130
+    assert ((tmp_path / "ws" / "graph.nq").read_bytes(), out.read_bytes()) == before
+    assert [p.name for p in out.parent.iterdir() if p.name.startswith(".out.ttl")] == []
+    assert list((tmp_path / "ws").glob(".build-*")) == []
+    deadline = time.monotonic() + 30
+    while True:  # (the workers and the validating process end with the build)
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a process of the build outlived it"
+        time.sleep(0.1)
+
+
 @pytest.mark.slow
 def test_a_50k_record_build_succeeds_under_a_memory_limit(tmp_path: Path) -> None:
     """Default flags, 50,000 synthetic records (~49M quads), 2 GiB of address space per process: the old

@@ -23,6 +23,7 @@ from functools import lru_cache, partial
 from itertools import groupby
 from pathlib import Path
 
+from ..forked import quiet_worker
 from ..ids import Minter
 from .parse import ParsedRef
 from .resolve import (
@@ -283,7 +284,7 @@ class _Steps:
 
     def __enter__(self) -> Callable[..., None]:
         if self.parts > 1:
-            self.pool = ProcessPoolExecutor(max_workers=self.parts)
+            self.pool = ProcessPoolExecutor(max_workers=self.parts, initializer=quiet_worker)
         return self.run
 
     def __exit__(self, *exc: object) -> None:
