@@ -118,7 +118,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
     after validating the graph with the SHACL shapes.
     Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input,
-    3 the graph has violations (nothing written unless --allow-invalid).
+    3 the graph has violations (nothing written unless --allow-invalid), 130 interrupted.
 
     \b
     Example:
