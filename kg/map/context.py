@@ -62,6 +62,7 @@ class Context:
 
     catalogue: Any = None  # kg.refs.tools.Catalogue
     topic_overrides: dict[str, list[str]] = field(default_factory=dict)
+    topic_source: str | None = None  # the --topics file, named in the evidence of its assignments
 
     @classmethod
     def create(cls, base: str = DEFAULT_BASE, tools: list[Path] | None = None,
@@ -72,7 +73,7 @@ class Context:
 
         types, containers = _load_types()
         return cls(Minter(base), __version__, types, containers, Catalogue.load(tools),
-                   load_overrides(topics) if topics else {})
+                   load_overrides(topics) if topics else {}, str(topics) if topics else None)
 
     def type_info(self, wtype: str, subtype: str | None) -> TypeInfo:
         if subtype and f"{wtype}/{subtype}" in self.types:
@@ -83,10 +84,11 @@ class Context:
 @dataclass(frozen=True)
 class Knowledge:
     """What cross-record stages inferred about one work: per reference index its resolution
-    (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch) and tool candidate; the work's topics
-    (kg.topics.Assignment)."""
+    (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch), tool candidate (kg.refs.tools.Candidate)
+    and named artifact (kg.refs.tools.ArtifactMatch); the work's topics (kg.topics.Assignment)."""
 
     resolutions: dict[int, Any] = field(default_factory=dict)
     tools: dict[int, list[Any]] = field(default_factory=dict)
     candidates: dict[int, Any] = field(default_factory=dict)
     topics: list[Any] = field(default_factory=list)
+    artifacts: dict[int, Any] = field(default_factory=dict)

@@ -1,17 +1,24 @@
-"""Inferred knowledge about works and tools: topic assignments with evidence, and tool nodes.
+"""Inferred knowledge about works and what they cite: topic assignments with evidence, tools, tool
+candidates and other named artifacts.
 
 RDF: work dcterms:subject its primary topic; work kg:hasTopicAssignment ``{base}doi/{doi}/topic/{id}``
-(a kg:TopicAssignment with kg:topic, kg:isPrimary, kg:method, kg:score, kg:matchedText). A catalogue tool
-is ``{base}tool/{id}``, typed schema:SoftwareApplication and fabio:Software, with its name, aliases,
-schema:applicationCategory, vendor, homepage, Wikidata id and defining papers (schema:subjectOf).
+(a kg:TopicAssignment with kg:topic, kg:isPrimary, kg:method, kg:score, kg:matchedText, and
+kg:tiedWithPrimary true when it scored as high as the primary). A tool is ``{base}tool/{id}``, typed
+schema:SoftwareApplication and fabio:Software, with its name, schema:applicationCategory and kg:toolSource
+(catalogue: with aliases, vendor, homepage, Wikidata id and defining papers (schema:subjectOf); references:
+named by the references that cite it, with kg:score and kg:citingWorks). A tool candidate is
+``{base}tool-candidate/{key}`` (kg:ToolCandidate); a model, dataset, benchmark suite or algorithm is
+``{base}{kind}/{key}`` (kg:MachineLearningModel, schema:Dataset + fabio:Dataset, kg:BenchmarkSuite,
+fabio:Algorithm; each also schema:CreativeWork), with its name, kg:score and kg:citingWorks.
 """
 
 from __future__ import annotations
 
 from ..ids import Minter
 from ..model import Work
+from ..refs.named import Named
 from ..refs.tools import Tool
-from ..terms import boolean, decimal, lit
+from ..terms import XSD_INTEGER, boolean, decimal, lit
 from ..vocab import DCTERMS, FABIO, KG, RDF, SDO
 from .common import Triple, url_obj
 from .context import Context, Knowledge
@@ -30,15 +37,36 @@ def map_topics(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
                 (node, KG.score, decimal(f"{a.score:.2f}"))]
         if a.evidence:
             out.append((node, KG.matchedText, lit(a.evidence)))
+        if a.tied and not a.primary:
+            out.append((node, KG.tiedWithPrimary, boolean(True)))
     return out
 
 
+ARTIFACT_TYPES = {
+    "model": (KG.MachineLearningModel, SDO.CreativeWork),
+    "dataset": (SDO.Dataset, FABIO.Dataset, SDO.CreativeWork),
+    "benchmark": (KG.BenchmarkSuite, SDO.CreativeWork),
+    "algorithm": (FABIO.Algorithm, SDO.CreativeWork),
+}
+
+
+def named_tool(n: Named) -> Tool:
+    """A tool the catalogue does not know, as the references that cite it name it."""
+    return Tool(id=n.key, name=n.name, category=n.category, source="references", score=n.score, works=n.works)
+
+
+def _corpus_view(node: str, n: Named | Tool) -> list[Triple]:
+    return [(node, KG.score, decimal(f"{n.score:.2f}")), (node, KG.citingWorks, lit(str(n.works), XSD_INTEGER))]
+
+
 def tool_triples(minter: Minter, t: Tool) -> list[Triple]:
-    """The node of a catalogue tool."""
+    """The node of a tool: from the catalogue, or named by the references that cite it."""
     node = minter.node("tool", t.id)
     out: list[Triple] = [(node, RDF.type, SDO.SoftwareApplication), (node, RDF.type, FABIO.Software),
                          (node, SDO.name, lit(t.name)), (node, SDO.applicationCategory, lit(t.category)),
-                         (node, SDO.identifier, lit(t.id))]
+                         (node, SDO.identifier, lit(t.id)), (node, KG.toolSource, lit(t.source))]
+    if t.source == "references":
+        return out + _corpus_view(node, t)
     for alias in t.aliases:
         if alias != t.name:
             out.append((node, SDO.alternateName, lit(alias)))
@@ -51,3 +79,17 @@ def tool_triples(minter: Minter, t: Tool) -> list[Triple]:
     for doi in sorted(t.paper_dois):
         out.append((node, SDO.subjectOf, minter.doi(doi)))
     return out
+
+
+def candidate_triples(minter: Minter, n: Named) -> list[Triple]:
+    """The node of a tool candidate, with the name most references use."""
+    node = minter.node("tool-candidate", n.key)
+    return [(node, RDF.type, KG.ToolCandidate), (node, SDO.name, lit(n.name)),
+            (node, SDO.applicationCategory, lit(n.category)), *_corpus_view(node, n)]
+
+
+def artifact_triples(minter: Minter, n: Named) -> list[Triple]:
+    """The node of a named model, dataset, benchmark suite or algorithm."""
+    node = minter.node(n.kind, n.key)
+    return [*((node, RDF.type, c) for c in ARTIFACT_TYPES[n.kind]), (node, SDO.name, lit(n.name)),
+            *_corpus_view(node, n)]
