@@ -22,13 +22,14 @@ from .normalize import normalize
 from .read import Ignored, iter_records
 from collections import Counter
 
+from .map.contributors import org_names
 from .map.knowledge import artifact_triples, candidate_triples, named_tool, tool_triples
 from .refs.named import Named, decide, mention_of, reference_text, work_mentions
 from .refs.resolve import CitedInfo, Resolution, resolve_works
 from .refs.tools import ArtifactMatch, Candidate, ToolMatch
 from .topics import classify, override, scheme_triples
 from .terms import XSD_GYEAR, lit
-from .vocab import FABIO, KG, SDO
+from .vocab import FABIO, KG, SDO, SKOS
 from .map.common import url_obj
 
 
@@ -148,7 +149,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
         if on_progress and done % 500 == 0:
             on_progress("map", done)
         triples, shared = map_with_knowledge(work, ctx, per_work.get(doi, {}), cited_record, named.get)
-        used.update(shared)
+        merge_shared(used, shared)
         graph = ctx.minter.graph(doi)
         lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
     kgraph = ctx.minter.node("graph", "knowledge")
@@ -163,7 +164,13 @@ def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool)
     """The tools graph (the tools, tool candidates and named artifacts the references cite) and the topic
     scheme. ``used`` maps (kind, key) to the catalogue ``Tool`` or the corpus's ``Named``."""
     tgraph = ctx.minter.node("graph", "tools")
-    for (kind, _key), thing in sorted(used.items()):
+    kgraph = ctx.minter.node("graph", "knowledge")
+    names: dict[str, list[tuple[int, str]]] = {}
+    for (kind, key), thing in sorted(used.items()):
+        if kind == "org-name":
+            node, name = key.split("\x1f", 1)
+            names.setdefault(node, []).append((-thing, name))
+            continue
         if kind == "tool":
             triples = tool_triples(ctx.minter, thing)
         elif kind == "candidate":
@@ -171,6 +178,8 @@ def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool)
         else:
             triples = artifact_triples(ctx.minter, thing)
         yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in triples)
+    for node, counted in sorted(names.items()):  # the spelling most records use (ties: code-point order)
+        yield f"{node} {SKOS.prefLabel} {lit(min(counted)[1])} {kgraph} .\n"
     if any_work:
         sgraph = ctx.minter.node("graph", "topics")
         yield from (f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
@@ -216,14 +225,22 @@ def map_with_knowledge(work: Work, ctx: Context, res_by_index: dict[int, Resolut
         if matches:
             tools[ref.index] = matches
             for match in matches:
-                used[("tool", match.tool.id)] = match.tool
+                used[("tool", match.tool.source + " " + match.tool.id)] = match.tool
                 categories[match.tool.category] += 1
     if work.doi in ctx.topic_overrides:
         topics = override(ctx.topic_overrides[work.doi], ctx.topic_source)
     else:
         topics = classify(work, categories)
+    for node, name in org_names(work, ctx.minter):
+        used[("org-name", f"{node}\x1f{name}")] = 1
     knowledge = Knowledge(res_by_index, tools, candidates, topics, artifacts)
     return list(map_work(work, ctx, knowledge)), used
+
+
+def merge_shared(into: dict[tuple[str, str], Any], new: dict[tuple[str, str], Any]) -> None:
+    """Add one work's (or one chunk's) shared things to the corpus's: organisation names are counted."""
+    for k, v in new.items():
+        into[k] = into.get(k, 0) + v if k[0] == "org-name" else v
 
 
 def cited_triples(cited: list[CitedInfo], inputs: set[str]) -> list[tuple[str, str, str]]:

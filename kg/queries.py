@@ -26,7 +26,9 @@ PARAM_TYPES = ("iri", "string", "integer", "date")
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>\S+)(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
+_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<kinds>[a-z]+(?:\|[a-z]+)*)\))?"
+                    r"(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
+IRI_KINDS = ("topic",)  # iri(topic): a bare topic id (or topic:id) is accepted for the topic's IRI
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Param:
     type: str
     default: str | None
     description: str
+    kinds: tuple[str, ...] = ()  # for iri: the kinds of bare ids it also takes (iri(topic))
 
     @property
     def var(self) -> str:
@@ -71,16 +74,19 @@ def parse_query_file(path: Path) -> StoredQuery:
         key, value = m.group(1).lower(), m.group(2)
         if key == "param":
             pm = _PARAM.match(value)
-            if not pm or pm.group("type") not in PARAM_TYPES:
+            kinds = tuple(pm.group("kinds").split("|")) if pm and pm.group("kinds") else ()
+            if not pm or pm.group("type") not in PARAM_TYPES or (kinds and (pm.group("type") != "iri" or
+                                                                             set(kinds) - set(IRI_KINDS))):
                 raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write "
-                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}")
+                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}"
+                                 f" (an iri may take ids of a kind: iri({'|'.join(IRI_KINDS)}))")
             if pm.group("default") is None:
                 raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
                                  "give one with '= DEFAULT' so the query runs bare")
             default = pm.group("default")
             if default.startswith('"'):
                 default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip())
+            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), kinds)
             try:
                 bind_term(param, default)
             except QueryError as e:
@@ -129,6 +135,13 @@ def bind_term(param: Param, value: str) -> str:
     """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped)."""
     if param.type == "iri":
         v = value[1:-1] if value.startswith("<") and value.endswith(">") else value
+        if "topic" in param.kinds and (m := re.fullmatch(r"(?:topic:)?([a-z0-9]+(?:-[a-z0-9]+)*)", v.strip())):
+            from .topics import TOPIC_NS, concepts
+            ids = [c.id for c in concepts()]
+            if m.group(1) in ids:
+                return f"<{TOPIC_NS}{m.group(1)}>"
+            raise QueryError(f"--param {param.name}={value!r} is no topic id of the scheme; use a topic IRI or one of: "
+                             f"{', '.join(sorted(ids))} ('kg query topics' shows the works' topics)")
         if not is_valid_iri(v):
             raise QueryError(f"--param {param.name}={value!r} is not an absolute IRI")
         return "<" + v + ">"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
+from .build import Report, _rank, cited_triples, map_with_knowledge, merge_shared, shared_lines
 from .refs.named import work_mentions
 from .errors import InputError
 from .export import split_quad
@@ -149,7 +149,7 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
         full = _LOOKUP.resolutions(work.doi)
         triples, shared = map_with_knowledge(work, _CTX, full, _LOOKUP.cited_records(work.doi).get,
                                              _LOOKUP.named(work.doi).get)
-        used.update(shared)
+        merge_shared(used, shared)
         graph = _CTX.minter.graph(work.doi)
         start = len(lines)
         lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
@@ -336,7 +336,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
                 # process) takes in one round; below that, merging twice would only cost time
                 merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq"))
                 runs.clear()  # (the list is result.runs)
-            used.update(shared)
+            merge_shared(used, shared)
             done += n
             if on_progress:
                 on_progress("map", done, len(kept))

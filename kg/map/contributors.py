@@ -14,6 +14,7 @@ from ..terms import XSD_INTEGER, boolean, iri_from_url, lit
 from ..vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
+from .orgs import org_key
 
 PRO_ROLES = {
     "author": PRO.author, "editor": PRO.editor, "translator": PRO.translator, "chair": PRO.contributor,
@@ -28,17 +29,34 @@ def ror_id(ident: str) -> str | None:
     return tail if len(tail) == 9 and tail[0] == "0" and tail.isalnum() else None
 
 
+def org_node(minter: Minter, name: str | None, ids: tuple[tuple[str, str, str | None], ...],
+             places: tuple[str, ...] = (), departments: tuple[str, ...] = ()) -> str:
+    """The node of an organisation: keyed by ROR id when present, else by its name and places as
+    ``kg.map.orgs.org_key`` matches them, else by its other identifiers."""
+    ror = next((r for i, kind, _ in ids if kind.upper() == "ROR" and (r := ror_id(i))), None)
+    if ror:
+        return minter.node("org", "ror", ror)
+    if name:
+        return minter.node("org", org_key(name, places, departments))
+    return minter.node("org", "id", name_key(*sorted(f"{kind}:{i}" for i, kind, _ in ids)))
+
+
+def org_names(work: Work, minter: Minter) -> set[tuple[str, str]]:
+    """(node, name as written) of every named organisation of a work: its authors' affiliations and its
+    institutions (the corpus gives each node the name most records write, ``skos:prefLabel``)."""
+    out = set()
+    for a in (*(a for c in work.contributors for a in c.affiliations), *work.institutions):
+        if a.name:
+            out.add((org_node(minter, a.name, a.ids, a.places, a.departments), a.name))
+    return out
+
+
 def organization(minter: Minter, name: str | None, ids: tuple[tuple[str, str, str | None], ...],
                  places: tuple[str, ...] = (), departments: tuple[str, ...] = (),
                  acronyms: tuple[str, ...] = ()) -> tuple[str, list[Triple]]:
     """An organisation node keyed by ROR when present, else by its name, places and departments."""
+    node = org_node(minter, name, ids, places, departments)
     ror = next((r for i, kind, _ in ids if kind.upper() == "ROR" and (r := ror_id(i))), None)
-    if ror:
-        node = minter.node("org", "ror", ror)
-    elif name:
-        node = minter.node("org", name_key(name, *places, *departments))
-    else:
-        node = minter.node("org", "id", name_key(*sorted(f"{kind}:{i}" for i, kind, _ in ids)))
     out: list[Triple] = [(node, RDF.type, SDO.Organization), (node, RDF.type, FOAF.Organization)]
     add_str(out, node, SDO.name, name)
     if ror:

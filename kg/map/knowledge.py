@@ -6,7 +6,7 @@ RDF: work dcterms:subject its primary topic; work kg:hasTopicAssignment ``{base}
 kg:tiedWithPrimary true when it scored as high as the primary). A tool is ``{base}tool/{id}``, typed
 schema:SoftwareApplication and fabio:Software, with its name, schema:applicationCategory and kg:toolSource
 (catalogue: with aliases, vendor, homepage, Wikidata id and defining papers (schema:subjectOf); references:
-named by the references that cite it, with kg:score and kg:citingWorks). A tool candidate is
+``{base}tool/named/{key}``, named by the references that cite it, with kg:score and kg:citingWorks). A tool candidate is
 ``{base}tool-candidate/{key}`` (kg:ToolCandidate); a model, dataset, benchmark suite or algorithm is
 ``{base}{kind}/{key}`` (kg:MachineLearningModel, schema:Dataset + fabio:Dataset, kg:BenchmarkSuite,
 fabio:Algorithm; each also schema:CreativeWork), with its name, kg:score and kg:citingWorks.
@@ -59,9 +59,14 @@ def _corpus_view(node: str, n: Named | Tool) -> list[Triple]:
     return [(node, KG.score, decimal(f"{n.score:.2f}")), (node, KG.citingWorks, lit(str(n.works), XSD_INTEGER))]
 
 
+def tool_node(minter: Minter, t: Tool) -> str:
+    """``{base}tool/{id}`` for a catalogue tool, ``{base}tool/named/{key}`` for one the references name."""
+    return minter.node("tool", "named", t.id) if t.source == "references" else minter.node("tool", t.id)
+
+
 def tool_triples(minter: Minter, t: Tool) -> list[Triple]:
     """The node of a tool: from the catalogue, or named by the references that cite it."""
-    node = minter.node("tool", t.id)
+    node = tool_node(minter, t)
     out: list[Triple] = [(node, RDF.type, SDO.SoftwareApplication), (node, RDF.type, FABIO.Software),
                          (node, SDO.name, lit(t.name)), (node, SDO.applicationCategory, lit(t.category)),
                          (node, SDO.identifier, lit(t.id)), (node, KG.toolSource, lit(t.source))]

@@ -15,6 +15,7 @@ from ..terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str, url_obj
 from .context import Context, Knowledge
+from .knowledge import tool_node
 
 FIELD_PROPERTIES: dict[str, str] = {
     "article-title": KG.citedArticleTitle, "author": KG.citedAuthor, "year": KG.citedYear,
@@ -86,7 +87,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
         out += [(node, KG.resolutionMethod, lit(res.method)), (node, KG.referenceKind, lit(kind)),
                 (node, KG.referenceStyle, lit(p.style))]
         for match in tools:
-            tool = ctx.minter.node("tool", match.tool.id)
+            tool = tool_node(ctx.minter, match.tool)
             ev = tool.replace(ctx.minter.base + "tool/", node[1:-1] + "/tool/")
             out += [(node, KG.citesTool, tool), (cited, SDO.about, tool), (node, KG.hasToolRecognition, ev),
                     (ev, RDF.type, KG.ToolRecognition), (ev, KG.recognizedTool, tool),

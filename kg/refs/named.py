@@ -364,12 +364,12 @@ def decide(mentions: Iterable[tuple[str, Mention]]) -> dict[str, Named]:
 
 
 def mention_of(parsed: ParsedRef, text: str, catalogue: object | None) -> Mention | None:
-    """The mention of a reference the catalogue does not recognise by its own text, under a name the
-    catalogue does not decide about (``catalogue.keys``), or None."""
+    """The mention of a reference the catalogue does not recognise by its own text, or None; also None when
+    a catalogue tool of that name vetoes the text (its exclusion phrases say it is something else)."""
     if catalogue is not None and catalogue.recognise(parsed, parsed.doi, text):  # type: ignore[attr-defined]
         return None
     m = recognise(parsed, text)
-    if m is None or (catalogue is not None and m.key in catalogue.keys):  # type: ignore[attr-defined]
+    if m is None or (catalogue is not None and catalogue.vetoes(m.name, text)):  # type: ignore[attr-defined]
         return None
     return m
 

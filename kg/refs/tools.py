@@ -115,15 +115,15 @@ class Catalogue:
         self.by_first_word: dict[str, list[Tool]] = {}  # folded first word of an alias or of the vendor
         self.by_host: dict[str, list[tuple[str, Tool]]] = {}
         self._memo: dict[tuple[ParsedRef, str | None, str], tuple[ToolMatch, ...]] = {}
-        # the names the catalogue decides about: a reference it does not recognise under one of these names
-        # was looked at and refused (a veto, a missing context word), so no tool is inferred under that name
+        # the names the catalogue knows (a tool the references name under one of them is another thing of
+        # that name: its node is {base}tool/named/{key}, apart from the catalogue's)
         self.keys: frozenset[str] = frozenset(
             name_key(x) for t in self.tools.values() for x in (t.id, t.name, *t.aliases) if name_key(x))
         self.main_pages: dict[str, str] = {}  # normalised homepage or URL pattern -> tool id (if only one tool)
         self.by_alias: dict[str, list[Tool]] = {}  # folded alias -> tools
         clash: set[str] = set()
         for t in self.tools.values():
-            for page in {*t.url_patterns, (normalize_url(t.homepage) or "").lower()} - {""}:
+            for page in {*t.url_patterns, (normalize_url(t.homepage or "") or "").lower()} - {""}:
                 if self.main_pages.setdefault(page, t.id) != t.id:
                     clash.add(page)
             for a in t.aliases:
@@ -243,6 +243,12 @@ class Catalogue:
                 if any(fold(a) == author for a in t.aliases) and self._context_ok(t, folded_text):
                     keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
         return tuple(found[k] for k in sorted(found))
+
+    def vetoes(self, name: str, text: str) -> bool:
+        """A catalogue tool named ``name`` has an exclusion phrase in ``text``: the catalogue says the text is
+        about something else of that name ("Amos Tversky", "NeMo Megatron")."""
+        folded = fold(text)
+        return any(self._vetoed(t, folded) for t in self.by_alias.get(fold(name), ()))
 
     def main_page_of_url(self, url: str) -> str | None:
         """The tool whose main page (homepage or URL pattern, in any language or version of its documentation)
