@@ -27,7 +27,7 @@ from .map.knowledge import artifact_triples, candidate_triples, named_tool, tool
 from .refs.named import Named, decide, mention_of, reference_text, work_mentions
 from .refs.resolve import CitedInfo, Resolution, resolve_works
 from .refs.tools import ArtifactMatch, Candidate, ToolMatch
-from .topics import classify, override, scheme_triples
+from .topics import classify, override, scheme_triples, unused_overrides
 from .terms import XSD_GYEAR, lit
 from .vocab import FABIO, KG, SDO, SKOS
 from .map.common import url_obj
@@ -133,6 +133,8 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
                 continue
         best[work.doi] = (rank, work, [])
     works = {doi: w for doi, (_r, w, _l) in sorted(best.items())}
+    for line in unused_overrides(ctx.topic_lines, set(works)):
+        problem("warning", line)
     resolutions, cited = resolve_works(works.values(), ctx.minter, ctx.catalogue)
     per_work: dict[str, dict[int, Resolution]] = {}
     for (citing, index), res in resolutions.items():
@@ -223,10 +225,15 @@ def map_with_knowledge(work: Work, ctx: Context, res_by_index: dict[int, Resolut
                 artifacts[ref.index] = ArtifactMatch(n, m.method, n.score, m.matched)
                 used[(n.kind, n.key)] = n
         if matches:
-            tools[ref.index] = matches
             for match in matches:
                 used[("tool", match.tool.source + " " + match.tool.id)] = match.tool
                 categories[match.tool.category] += 1
+            software = [m for m in matches if m.tool.kind == "tool"]
+            if software:
+                tools[ref.index] = software
+            elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
+                m = matches[0]
+                artifacts[ref.index] = ArtifactMatch(m.tool, m.method, m.score, m.matched)
     if work.doi in ctx.topic_overrides:
         topics = override(ctx.topic_overrides[work.doi], ctx.topic_source)
     else:

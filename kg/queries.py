@@ -52,6 +52,7 @@ class StoredQuery:
     returns: tuple[str, ...]
     text: str
     path: Path
+    lists: tuple[str, ...] = ()  # columns whose values are lists, one item per line (GROUP_CONCAT): sorted here
 
 
 def parse_query_file(path: Path) -> StoredQuery:
@@ -95,20 +96,25 @@ def parse_query_file(path: Path) -> StoredQuery:
                 raise QueryError(f"{path}:{lineno}: param {param.name!r} is declared twice (or clashes with "
                                  f"another name as a SPARQL variable); keep one")
             params.append(param)
-        elif key in ("name", "description", "returns"):
+        elif key in ("name", "description", "returns", "lists"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
-            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns")
+            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns, lists")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
     if not _NAME.match(meta["name"]) or meta["name"] != path.stem:
         raise QueryError(f"{path}:{lines_of['name']}: header name {meta['name']!r} must be kebab-case and "
                          "equal the file name")
-    return StoredQuery(meta["name"], meta["description"], tuple(params), tuple(meta["returns"].split()), text, path)
+    returns = tuple(meta["returns"].split())
+    lists = tuple(meta.get("lists", "").split())
+    if set(lists) - set(returns):
+        raise QueryError(f"{path}:{lines_of['lists']}: '#+ lists:' names columns the query does not return; "
+                         "name columns of '#+ returns:'")
+    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists)
 
 
 def stored_queries() -> dict[str, StoredQuery]:
@@ -227,6 +233,23 @@ class Results:
     rows: list[list[Cell]]
     boolean: bool | None = None
     graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples
+
+
+def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
+    """The results with the items of each list column (one per line) in code-point order: SPARQL leaves the
+    order of GROUP_CONCAT to the engine, and engines differ."""
+    idx = [i for i, c in enumerate(res.columns) if c in columns]
+    if not idx:
+        return res
+    rows = []
+    for row in res.rows:
+        row = list(row)
+        for i in idx:
+            c = row[i]
+            if c is not None and c[0] == "literal":
+                row[i] = (c[0], "\n".join(sorted(c[1].split("\n"))), c[2], c[3])
+        rows.append(row)
+    return Results(res.columns, rows, res.boolean, res.graph_nt)
 
 
 def cell_text(c: Cell) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from .build import Report, _rank, cited_triples, map_with_knowledge, merge_shared, shared_lines
 from .refs.named import work_mentions
+from .topics import unused_overrides
 from .errors import InputError
 from .export import split_quad
 from .forked import quiet_worker
@@ -294,6 +295,8 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     report.notes.sort()
+    for line in unused_overrides(ctx.topic_lines, set(best)):
+        problem("warning", line)
     t = report.timed("read", t)
     runs: list[Path] = []
     result = StreamResult(report, runs, scratch, works=len(best),

@@ -216,14 +216,25 @@ def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[As
     def _pieces(cid: str) -> int:
         return sum(len(evidence[c.id]) for c in concepts() if direct.get(c.id) and (c.id == cid or cid in c.ancestors))
 
+    def descend(node: str) -> str:
+        """From ``node`` down to the narrower concept with the most evidence, while it holds at least as much
+        as the concept's own."""
+        while True:
+            children = sorted((x for x in narrower.get(node, ()) if total.get(x)), key=rank)
+            if not children or total[children[0]] < direct.get(node, 0.0):
+                return node
+            node = children[0]
+
     level = sorted((c.id for c in concepts() if c.depth == 0 and total.get(c.id)), key=rank)
     node, tied, notes = level[0], [], []
     while True:
         best = round(total[node], 6)
         rivals = [x for x in level[1:] if round(total[x], 6) == best]
         if rivals:
-            tied.extend(rivals)
-            notes.append(f"tied with {', '.join(rivals)} at {best:.2f}; chosen by "
+            ends = [descend(x) for x in rivals]
+            tied.extend(ends)
+            named = ", ".join(x if x == e else f"{x} ({e})" for x, e in zip(rivals, ends))
+            notes.append(f"tied with {named} at {best:.2f}; chosen by "
                          + ("more pieces of evidence" if _pieces(node) != _pieces(rivals[0]) else
                             "more specific evidence" if _deepest(node, direct) != _deepest(rivals[0], direct)
                             else "concept id"))
@@ -268,7 +279,35 @@ def _narrower() -> dict[str, tuple[str, ...]]:
 
 def load_overrides(path: Path) -> dict[str, list[str]]:
     """DOI -> topic ids (first is primary), from JSON (``{"10.1/x": ["profiling", ...]}``) or a
-    tab/comma-separated file with lines ``DOI<TAB>topic[,topic...]``."""
+    tab/comma-separated file with lines ``DOI<TAB>topic[,topic...]`` (see ``override_lines`` for where each is)."""
+    return {doi: topics for doi, (topics, _where) in _read_overrides(path).items()}
+
+
+def override_lines(path: Path) -> dict[str, str]:
+    """DOI -> where the override file names it (``path: line N`` or ``path: DOI``)."""
+    return {doi: where for doi, (_topics, where) in _read_overrides(path).items()}
+
+
+def unused_overrides(lines: dict[str, str], inputs: set[str]) -> list[str]:
+    """The warnings for DOIs of an override file that are not input records."""
+    return [f"{where}: {doi} is not an input record, so its topics are not used; check the DOI or add the record"
+            for doi, where in sorted(lines.items()) if doi not in inputs]
+
+
+@cache
+def _read_overrides_cached(path: Path, _stamp: tuple[int, int]) -> dict[str, tuple[list[str], str]]:
+    return _parse_overrides(path)
+
+
+def _read_overrides(path: Path) -> dict[str, tuple[list[str], str]]:
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise InputError(str(path), f"cannot be read ({e.strerror or e})", "check the --topics path") from None
+    return _read_overrides_cached(path, (st.st_mtime_ns, st.st_size))
+
+
+def _parse_overrides(path: Path) -> dict[str, tuple[list[str], str]]:
     known = {c.id for c in concepts()}
     try:
         data = path.read_bytes()
@@ -289,7 +328,7 @@ def load_overrides(path: Path) -> dict[str, list[str]]:
                 continue
             topics = [t.strip() for cell in row[1:] for t in cell.split(",") if t.strip()]
             rows.append((row[0], topics, f"{path}: line {n}"))
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[list[str], str]] = {}
     for doi_raw, topics, where in rows:
         doi = normalize_doi(str(doi_raw))
         if doi is None:
@@ -299,7 +338,7 @@ def load_overrides(path: Path) -> dict[str, list[str]]:
         for t in topics:
             if t not in known:
                 raise InputError(where, f"topic {t!r} is not in the scheme", f"use one of: {', '.join(sorted(known))}")
-        out[doi.lower()] = list(dict.fromkeys(topics))
+        out[doi.lower()] = (list(dict.fromkeys(topics)), where)
     return out
 
 

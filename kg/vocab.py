@@ -148,7 +148,7 @@ KG = ClosedNamespace(
     ToolRecognition ToolCandidate TopicAssignment citesTool suggestsTool hasToolRecognition recognizedTool
     method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory vocabularyRole
     tiedWithPrimary toolSource citingWorks citesArtifact hasArtifactRecognition ArtifactRecognition
-    recognizedArtifact MachineLearningModel BenchmarkSuite
+    recognizedArtifact MachineLearningModel BenchmarkSuite inTopic
     """,
 )
 

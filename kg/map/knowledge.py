@@ -3,13 +3,15 @@ candidates and other named artifacts.
 
 RDF: work dcterms:subject its primary topic; work kg:hasTopicAssignment ``{base}doi/{doi}/topic/{id}``
 (a kg:TopicAssignment with kg:topic, kg:isPrimary, kg:method, kg:score, kg:matchedText, and
-kg:tiedWithPrimary true when it scored as high as the primary). A tool is ``{base}tool/{id}``, typed
+kg:tiedWithPrimary true when it scored as high as the primary); work kg:inTopic each concept its primary topic
+(or a topic tied with it) is or is narrower than: the sides of family questions, without property paths. A tool is ``{base}tool/{id}``, typed
 schema:SoftwareApplication and fabio:Software, with its name, schema:applicationCategory and kg:toolSource
 (catalogue: with aliases, vendor, homepage, Wikidata id and defining papers (schema:subjectOf); references:
 ``{base}tool/named/{key}``, named by the references that cite it, with kg:score and kg:citingWorks). A tool candidate is
 ``{base}tool-candidate/{key}`` (kg:ToolCandidate); a model, dataset, benchmark suite or algorithm is
-``{base}{kind}/{key}`` (kg:MachineLearningModel, schema:Dataset + fabio:Dataset, kg:BenchmarkSuite,
-fabio:Algorithm; each also schema:CreativeWork), with its name, kg:score and kg:citingWorks.
+``{base}{kind}/{id}`` (from the catalogue) or ``{base}{kind}/named/{key}`` (named by references; with kg:score
+and kg:citingWorks), typed kg:MachineLearningModel, schema:Dataset + fabio:Dataset, kg:BenchmarkSuite or
+fabio:Algorithm, each also schema:CreativeWork.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..ids import Minter
 from ..model import Work
 from ..refs.named import Named
 from ..refs.tools import Tool
+from ..topics import concepts
 from ..terms import XSD_INTEGER, boolean, decimal, lit
 from ..vocab import DCTERMS, FABIO, KG, RDF, SDO
 from .common import Triple, url_obj
@@ -27,6 +30,11 @@ from .context import Context, Knowledge
 def map_topics(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
     s = ctx.minter.doi(work.doi)
     out: list[Triple] = []
+    by_id = {c.id: c for c in concepts()}
+    families = {f for a in knowledge.topics if a.primary or a.tied and a.topic in by_id
+                for f in (a.topic, *by_id[a.topic].ancestors)}
+    for f in sorted(families):
+        out.append((s, KG.inTopic, f"<{by_id[f].iri}>"))
     for a in knowledge.topics:
         topic = f"<{a.iri}>"
         node = ctx.minter.part(work.doi, "topic", a.topic)
@@ -59,15 +67,21 @@ def _corpus_view(node: str, n: Named | Tool) -> list[Triple]:
     return [(node, KG.score, decimal(f"{n.score:.2f}")), (node, KG.citingWorks, lit(str(n.works), XSD_INTEGER))]
 
 
-def tool_node(minter: Minter, t: Tool) -> str:
-    """``{base}tool/{id}`` for a catalogue tool, ``{base}tool/named/{key}`` for one the references name."""
-    return minter.node("tool", "named", t.id) if t.source == "references" else minter.node("tool", t.id)
+def tool_node(minter: Minter, t: Tool | Named) -> str:
+    """A catalogue entry is ``{base}tool/{id}`` (software) or ``{base}{kind}/{id}`` (a benchmark suite, an
+    algorithm ...); what the references name is ``{base}tool/named/{key}`` or ``{base}{kind}/named/{key}``."""
+    kind = t.kind if isinstance(t, Tool) else t.kind
+    key = t.id if isinstance(t, Tool) else t.key
+    named = not isinstance(t, Tool) or t.source == "references"
+    return minter.node(kind, "named", key) if named else minter.node(kind, key)
 
 
 def tool_triples(minter: Minter, t: Tool) -> list[Triple]:
-    """The node of a tool: from the catalogue, or named by the references that cite it."""
+    """The node of a catalogue entry (a tool, or a benchmark suite or algorithm cited like one), or of a tool
+    named by the references that cite it."""
     node = tool_node(minter, t)
-    out: list[Triple] = [(node, RDF.type, SDO.SoftwareApplication), (node, RDF.type, FABIO.Software),
+    types = (SDO.SoftwareApplication, FABIO.Software) if t.kind == "tool" else ARTIFACT_TYPES[t.kind]
+    out: list[Triple] = [*((node, RDF.type, c) for c in types),
                          (node, SDO.name, lit(t.name)), (node, SDO.applicationCategory, lit(t.category)),
                          (node, SDO.identifier, lit(t.id)), (node, KG.toolSource, lit(t.source))]
     if t.source == "references":
@@ -94,7 +108,7 @@ def candidate_triples(minter: Minter, n: Named) -> list[Triple]:
 
 
 def artifact_triples(minter: Minter, n: Named) -> list[Triple]:
-    """The node of a named model, dataset, benchmark suite or algorithm."""
-    node = minter.node(n.kind, n.key)
+    """The node of a model, dataset, benchmark suite or algorithm named by the references that cite it."""
+    node = tool_node(minter, n)
     return [*((node, RDF.type, c) for c in ARTIFACT_TYPES[n.kind]), (node, SDO.name, lit(n.name)),
-            *_corpus_view(node, n)]
+            (node, KG.toolSource, lit("references")), *_corpus_view(node, n)]

@@ -102,8 +102,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
                     (ev, KG.recognizedTool, cnode), (ev, KG.method, lit(cand.method)),
                     (ev, KG.score, decimal(f"{cand.score:.2f}")), (ev, KG.matchedText, lit(cand.matched))]
         if artifact is not None:
-            a = artifact.artifact
-            anode = ctx.minter.node(a.kind, a.key)
+            anode = tool_node(ctx.minter, artifact.artifact)
             ev = node[:-1] + "/artifact>"
             out += [(node, KG.citesArtifact, anode), (cited, SDO.about, anode),
                     (node, KG.hasArtifactRecognition, ev), (ev, RDF.type, KG.ArtifactRecognition),

@@ -164,7 +164,8 @@ def _plausible_name(name: str, c: Cues, multiword: bool) -> bool:
         return True
     if not multiword or any(w.lower() in _FUNCTION_WORDS for w in words):
         return False
-    return all(w[:1].isupper() or _identifier_like(w) or fold(w) in c.software for w in words)
+    return all(w[:1].isupper() or _identifier_like(w) or fold(w) in c.software or re.fullmatch(r"v?\d+(?:\.\d+)*", w)
+               for w in words)
 
 
 def _head(desc: str) -> str:
@@ -245,7 +246,7 @@ def _named(parsed: ParsedRef, c: Cues, software_venue: bool, strong_venue: bool)
                                                                        fold(name.split()[0]) != "the"):
             return None
         model_words = c.model_objects.search(desc) is not None and c.model_exempt.search(desc) is None
-        if model_words and not systems_words:
+        if model_words:  # "BERT: Pre-training of deep bidirectional transformers ...": what is trained is a model
             kind, score = "model", WEAK + 0.1
         else:
             kind = "tool"
@@ -256,8 +257,9 @@ def _named(parsed: ParsedRef, c: Cues, software_venue: bool, strong_venue: bool)
     return Mention(name_key(name), name, kind, category, "named-system", round(min(score, 0.95), 2), title)
 
 
-def _repository(url: str, c: Cues) -> tuple[str, str, str] | None:
-    """(name, method, matched) for a repository or package-index URL."""
+def repository_of(url: str, c: Cues | None = None) -> tuple[str, str, str] | None:
+    """(name, method, matched) for a repository or package-index URL, or None."""
+    c = c or cues()
     from .resolve import normalize_url
     nu = normalize_url(url)
     if not nu:
@@ -293,7 +295,7 @@ def recognise(parsed: ParsedRef, text: str) -> Mention | None:
     if found is not None and found.kind != "tool":
         return found
     for url in parsed.urls:
-        hit = _repository(url, c)
+        hit = repository_of(url, c)
         if hit is None:
             continue
         name, method, matched = hit

@@ -82,11 +82,15 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in fold(name).split() if len(t) >= 3]
 
 
+_EDITION = re.compile(r"\s*[(\[,.]?\s*(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+                      r"\s+(?:edition|ed\.?)\s*[)\]]?\.?\s*$", re.I)
+
+
 def title_key(title: str | None) -> str | None:
     """The normalised title used for matching (folded, without a leading article); None if too short."""
     if not title:
         return None
-    key = fold(title)
+    key = fold(_EDITION.sub("", title))
     key = re.sub(r"^(?:the|a|an)\s", "", key)
     return key if len(key) >= 6 else None
 

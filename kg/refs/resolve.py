@@ -11,6 +11,7 @@ and the text that matched. The result depends only on the set of references, nev
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -68,6 +69,11 @@ def normalize_url(url: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
+def _numbers(text: str) -> tuple[str, ...]:
+    return tuple(w for w in text.split() if w.isdigit())
+
+
+@lru_cache(maxsize=4096)
 def _chars(text: str) -> Counter[str]:
     return Counter(text)
 
@@ -78,6 +84,8 @@ def similar(a: str, b: str) -> float:
     memoized character counts: building a SequenceMatcher only to reject the pair was most of the cost)."""
     if not a or not b:
         return 0.0
+    if _numbers(a) != _numbers(b):
+        return 0.0  # "... 19 October 1993" and "... 14 May 1993", "GPT-2" and "GPT-3": other works
     length = len(a) + len(b)
     if min(len(a), len(b)) * 2 / length < FUZZY_THRESHOLD:
         return 0.0
@@ -171,8 +179,9 @@ def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = N
         ckey = None
         if not p.title and atoks and p.year and p.venue and (f.get("volume") or f.get("first-page")):
             ckey = " ".join([min(atoks), p.year, fold(p.venue), f.get("volume", ""), f.get("first-page", "")])
-        feat = Feat(work.doi, ref.index, title_key(p.title), p.year, atoks, url, ckey, p.title, p.urls,
-                    "arxiv" in reference_text(ref).lower())
+        text = reference_text(ref)
+        feat = Feat(work.doi, ref.index, title_key(p.title), p.year and p.year + _year_tag(text, p.year), atoks, url,
+                    ckey, p.title, p.urls, "arxiv" in text.lower())
         found = id_node(p, minter)
         if found:
             feat.id_node, feat.id_method, feat.id_matched = found
@@ -183,6 +192,13 @@ def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = N
                 feat.doc_tool = catalogue.main_page_of_title(p.title)
         out.append(feat)
     return out
+
+
+def _year_tag(text: str, year: str) -> str:
+    """The letter of "1993a": an author's own mark that two works of one year are different works (only the
+    resolution sees it; the graph keeps the year)."""
+    m = re.search(rf"\b{year}([a-z])\b", text)
+    return m.group(1) if m else ""
 
 
 def catalogue_known(catalogue: Any, minter: Minter) -> Iterator[tuple[str, str, str | None]]:
@@ -374,7 +390,7 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter,
         has_text = bool(r.title or r.urls)
         method = "unique" if has_text else "unresolved"
         score = (0.9 if r.year else 0.75) if has_text else 0.0
-        return [(r, Res(node, method, score, r.title or ""))], CitedInfo(node, r.title, None, r.year)
+        return [(r, Res(node, method, score, r.title or ""))], CitedInfo(node, r.title, None, r.year and r.year[:4])
     if kind0 == "url":
         node = minter.node("cited", "url", name_key(rest))
     elif kind0 == "citation":
@@ -409,7 +425,7 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter,
         atoks = frozenset().union(*(m.atoks for m in members))
         link = earlier(members[0].tkey, year, atoks, members[0].citing)
     return out, CitedInfo(node, titles[0] if titles else None, urls[0] if urls else None,
-                          years[0] if len(years) == 1 else None, preprint_of=link)
+                          years[0][:4] if len(years) == 1 else None, preprint_of=link)
 
 
 def preprint_link(nodes: Iterable[str]) -> CitedInfo | None:

@@ -20,7 +20,7 @@ import orjson
 
 from ..errors import InputError
 from ..resources import data_file
-from .named import name_key
+from .named import name_key, repository_of
 from .parse import ParsedRef, fold, title_key
 from .resolve import normalize_url
 
@@ -61,6 +61,7 @@ class Tool:
     folded_context: tuple[str, ...] = field(default=(), compare=False)
     folded_exclude: tuple[str, ...] = field(default=(), compare=False)
     source: str = "catalogue"  # catalogue, or references (named by the references that cite it)
+    kind: str = "tool"  # tool (software), or a named artifact cited like one: benchmark, algorithm, model, dataset
     score: float | None = None  # for a tool named by references: the corpus's confidence
     works: int = 0  # for a tool named by references: how many works cite it
 
@@ -204,13 +205,17 @@ class Catalogue:
             if not nu:
                 continue
             low = nu.lower()
-            hits = [(len(p), t) for p, t in self.by_host.get(low.split("/", 1)[0], ())
+            hits = [(len(p), p, t) for p, t in self.by_host.get(low.split("/", 1)[0], ())
                     if low == p or low.startswith((p + "/", p + "?", p + "#"))]
             if hits:
-                longest = max(n for n, _t in hits)  # a sub-tool's page does not also tag its parent
-                for n, t in hits:
-                    if n == longest and not self._vetoed(t, folded_text):
-                        keep(ToolMatch(t, "url", 0.95, url))
+                longest = max(n for n, _p, _t in hits)  # a sub-tool's page does not also tag its parent
+                package = repository_of(url)
+                for n, pattern, t in hits:
+                    if n != longest or self._vetoed(t, folded_text):
+                        continue
+                    if package and pattern.count("/") <= 1 and fold(package[0]) not in {fold(a) for a in t.aliases}:
+                        continue  # a package's page on a site-wide pattern ("bioconductor.org/packages/X") is X
+                    keep(ToolMatch(t, "url", 0.95, url))
         title = parsed.title or ""
         subjects = [title]
         if title and (lead := LEAD_IN.match(title)):
@@ -340,6 +345,10 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) 
         aliases = tuple(dict.fromkeys([t["name"], *(a for a in t.get("aliases", []) if isinstance(a, str))]))
         vendor = t.get("vendor") if isinstance(t.get("vendor"), str) else None
         cs = bool(t.get("case_sensitive", False))
+        kind = t.get("kind", "tool")
+        if kind not in ("tool", "benchmark", "algorithm", "model", "dataset"):
+            raise InputError(where, f"kind {kind!r} is not one of tool, benchmark, algorithm, model, dataset",
+                             "fix the entry's \"kind\"")
         papers = [p for p in t.get("papers", []) if isinstance(p, dict)]
         out[t["id"]] = Tool(
             id=t["id"], name=t["name"], category=t["category"], aliases=aliases, vendor=vendor,
@@ -351,7 +360,7 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) 
             papers=tuple((p["doi"].lower() if isinstance(p.get("doi"), str) else None,
                           title_key(p.get("title") if isinstance(p.get("title"), str) else None),
                           p.get("year") if isinstance(p.get("year"), int) else None) for p in papers),
-            wikidata=t.get("wikidata"), case_sensitive=cs,
+            wikidata=t.get("wikidata"), case_sensitive=cs, kind=kind,
             context=tuple(t.get("context", [])), exclude=tuple(t.get("exclude", [])),
             patterns=tuple(_alias_pattern(a, vendor, cs) for a in aliases),
             folded_context=tuple(fold(c) for c in t.get("context", []) if fold(c)),
