@@ -130,7 +130,8 @@ def prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
     return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
 
 
-def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: bool) -> dict[str, float]:
+def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: bool,
+             top_level: set[str] | None = None) -> dict[str, float]:
     result = build_graph(inputs, Context.create())
     store = ox.Store()
     store.bulk_load("".join(result.lines).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
@@ -212,6 +213,13 @@ def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: boo
     n = len(topics)
     figures.update(topic_exact=exact, topic_family=fam, topic_acceptable=ok, topics=n)
     print(f"primary topic: {exact}/{n} exact, {fam}/{n} in the label's family, {ok}/{n} exact or acceptable")
+    if top_level:
+        chosen = {d: topics[d] for d in top_level if d in topics}
+        e = sum(primary.get(d, "none") == w for d, (w, _a) in chosen.items())
+        a = sum(primary.get(d, "none") == w or primary.get(d, "none") in acc for d, (w, acc) in chosen.items())
+        print(f"primary topic of the {len(chosen)} top-level records: {e}/{len(chosen)} exact, "
+              f"{a}/{len(chosen)} exact or acceptable")
+        figures.update(top_exact=e, top_acceptable=a, top=len(chosen))
 
     # the headline answer: from labels, and from the graph (a tie counts for each tied concept's family)
     def under(t: str, root: str) -> bool:
@@ -254,8 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     if "seeds" in sets:
         evaluate("seeds", [str(ROOT / "seeds")], seed_labels(), topic_labels(LABELS / "topics.tsv"), args.show_errors)
     if "samples" in sets:
+        top = {(orjson.loads(f.read_bytes()).get("message") or {}).get("DOI", "").lower()
+               for f in sorted(SAMPLES.glob("*.json"))}
         evaluate("shared samples", [str(SAMPLES)], sample_labels(), topic_labels(LABELS / "samples" / "topics.tsv"),
-                 args.show_errors)
+                 args.show_errors, top)
     return 0
 
 

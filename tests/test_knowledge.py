@@ -95,7 +95,7 @@ def test_documentation_and_software_venue_cues() -> None:
     ("A. van den Oord et al. 2016. WaveNet: A generative model for raw audio. arXiv:1609.03499.", "model"),
     ("J. Deng et al. 2009. ImageNet: A large-scale hierarchical image database. In CVPR. 248-255.", "dataset"),
     ("Q. Dev. 2020. Cascade: A benchmark suite for irregular GPU applications. In IISWC.", "benchmark"),
-    ("S. Williams et al. 2009. Roofline: An insightful visual performance model for multicore architectures. CACM 52.", "algorithm"),
+    ("S. Dev et al. 2019. Ridgeline: An insightful visual performance model for manycore accelerators. CACM 62.", "algorithm"),
     ("R. Dev. 2018. Ripple: An approach to adaptive load balancing in data centers. In NSDI.", "algorithm"),
 ])
 def test_named_artifacts_that_are_not_software_get_their_own_kind(text: str, kind: str) -> None:
@@ -134,11 +134,17 @@ def test_catalogue_traps_still_hold_with_inference() -> None:
 
 
 def test_a_catalogue_veto_blocks_inference_under_that_name() -> None:
-    # IBM SPSS Amos is a catalogue tool that vetoes "Amos Tversky"; the tensor compiler AMOS is not vetoed
+    # IBM SPSS Amos is a catalogue tool that vetoes "Amos Tversky": no tool is inferred under that name either
     assert mention("Amos Tversky: A life in decision theory. J. Econ. Persp. 12 (1998).") is None
-    m = mention("S. Zheng et al. 2022. Amos: enabling automatic mapping for tensor computations on spatial "
-                "accelerators with hardware abstraction. In ISCA. 874-887.")
-    assert m is not None and m.kind == "tool" and m.category == "compiler"
+    # the Triton inference server is not the Triton compiler, whichever the references name
+    p = parse_reference(ref("NVIDIA. 2023. Triton Inference Server. https://developer.nvidia.com/triton-inference-server"))
+    assert {m.tool.id for m in CAT.recognise(p, None, "")} == {"triton-inference-server"}
+
+
+def test_a_name_the_catalogue_knows_as_something_else_is_its_own_node(tmp_path: Path) -> None:
+    text = "Q. Dev. 2023. Amosa: A cycle-accurate simulator of chiplet interconnects. In ISPASS."
+    lines = lines_of(tmp_path, [record("10.5555/s", "Sim", [{"key": "r1", "unstructured": text}])])
+    assert any(line.startswith("<https://w3id.org/crossref-kg/tool/named/amosa> ") for line in lines)
 
 
 # ---------------------------------------------------------------- 3. the corpus decides

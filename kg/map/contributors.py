@@ -8,37 +8,19 @@ else a node of that role; schema:author/editor/translator/contributor link work 
 
 from __future__ import annotations
 
-from ..ids import Minter, name_key
+from ..ids import Minter
 from ..model import Affiliation, Contributor, Institution, Work
 from ..terms import XSD_INTEGER, boolean, iri_from_url, lit
 from ..vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
-from .orgs import org_key
+from .orgs import org_node, ror_id
 
 PRO_ROLES = {
     "author": PRO.author, "editor": PRO.editor, "translator": PRO.translator, "chair": PRO.contributor,
     "investigator": PRO.contributor, "lead-investigator": PRO.contributor, "co-lead-investigator": PRO.contributor,
 }
 SCHEMA_ROLES = {"author": SDO.author, "editor": SDO.editor, "translator": SDO.translator}
-
-
-def ror_id(ident: str) -> str | None:
-    """``https://ror.org/03yrm5c26`` or ``03yrm5c26`` -> ``03yrm5c26``; None when not ROR-shaped."""
-    tail = ident.strip().rstrip("/").rsplit("/", 1)[-1].lower()
-    return tail if len(tail) == 9 and tail[0] == "0" and tail.isalnum() else None
-
-
-def org_node(minter: Minter, name: str | None, ids: tuple[tuple[str, str, str | None], ...],
-             places: tuple[str, ...] = (), departments: tuple[str, ...] = ()) -> str:
-    """The node of an organisation: keyed by ROR id when present, else by its name and places as
-    ``kg.map.orgs.org_key`` matches them, else by its other identifiers."""
-    ror = next((r for i, kind, _ in ids if kind.upper() == "ROR" and (r := ror_id(i))), None)
-    if ror:
-        return minter.node("org", "ror", ror)
-    if name:
-        return minter.node("org", org_key(name, places, departments))
-    return minter.node("org", "id", name_key(*sorted(f"{kind}:{i}" for i, kind, _ in ids)))
 
 
 def org_names(work: Work, minter: Minter) -> set[tuple[str, str]]:
@@ -48,6 +30,8 @@ def org_names(work: Work, minter: Minter) -> set[tuple[str, str]]:
     for a in (*(a for c in work.contributors for a in c.affiliations), *work.institutions):
         if a.name:
             out.add((org_node(minter, a.name, a.ids, a.places, a.departments), a.name))
+    for name in (*(work.event.sponsors if work.event else ()), *(work.standards_body[:1] if work.standards_body else ())):
+        out.add((org_node(minter, name, ()), name))
     return out
 
 

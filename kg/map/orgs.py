@@ -17,7 +17,7 @@ from functools import cache
 
 import orjson
 
-from ..ids import name_key
+from ..ids import Minter, name_key
 from ..refs.parse import fold
 from ..resources import data_file
 
@@ -54,3 +54,21 @@ def org_key(name: str | None, places: tuple[str, ...] = (), departments: tuple[s
         if not out or out[-1] != token:
             out.append(token)
     return name_key(*out)
+
+
+def ror_id(ident: str) -> str | None:
+    """``https://ror.org/03yrm5c26`` or ``03yrm5c26`` -> ``03yrm5c26``; None when not ROR-shaped."""
+    tail = ident.strip().rstrip("/").rsplit("/", 1)[-1].lower()
+    return tail if len(tail) == 9 and tail[0] == "0" and tail.isalnum() else None
+
+
+def org_node(minter: Minter, name: str | None, ids: tuple[tuple[str, str, str | None], ...],
+             places: tuple[str, ...] = (), departments: tuple[str, ...] = ()) -> str:
+    """The node of an organisation: keyed by ROR id when present, else by its name and places as
+    ``kg.map.orgs.org_key`` matches them, else by its other identifiers."""
+    ror = next((r for i, kind, _ in ids if kind.upper() == "ROR" and (r := ror_id(i))), None)
+    if ror:
+        return minter.node("org", "ror", ror)
+    if name:
+        return minter.node("org", org_key(name, places, departments))
+    return minter.node("org", "id", name_key(*sorted(f"{kind}:{i}" for i, kind, _ in ids)))

@@ -558,7 +558,7 @@ class Resolver:
             infos.append(info)
         # 6. preprint <-> published links between identifier nodes that share a title
         for tkey in sorted(known):
-            if (link := preprint_link(n for n, *_ in known[tkey])) is not None:
+            if (link := preprint_link(n for n, _y, _a, src in known[tkey] if src != "catalogue")) is not None:
                 infos.append(link)
         return out, infos
 

@@ -201,7 +201,8 @@ class DiskResolver:
             # 5. one node per group
             run(_emit_step, "grp.gkey", on_info)
         # 6. preprint <-> published links between identifier nodes that share a title
-        for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known ORDER BY tkey"), key=lambda r: r[0]):
+        for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known WHERE src != 'catalogue' ORDER BY tkey"),
+                                    key=lambda r: r[0]):
             if (link := preprint_link(n for _t, n in rows_)) is not None:
                 on_info(link)
         db.execute("CREATE INDEX res_c ON res(citing)")
