@@ -190,21 +190,12 @@ def _kind_of_head(head: str, c: Cues) -> str | None:
     """What a noun-phrase description says the artifact is, by the noun that ends its head, or None."""
     if not head:
         return None
-    if c.book.ends(head):
-        return "book"
-    if c.benchmark.ends(head):
-        return "benchmark"
-    if c.database_software.ends(head):
-        return "tool"
-    if c.dataset.ends(head):
-        return "dataset"
-    if c.algorithm.ends(head):
-        return "algorithm"
-    if c.software.ends(head):
-        return "tool"
-    if c.model.ends(head) and not c.model_exempt.ends(head):
-        return "model"
-    return None
+    # the order matters: "database system" is software, "image database" data, "performance model" an algorithm
+    for words, kind in ((c.book, "book"), (c.benchmark, "benchmark"), (c.database_software, "tool"),
+                        (c.dataset, "dataset"), (c.algorithm, "algorithm"), (c.software, "tool")):
+        if words.ends(head):
+            return kind
+    return "model" if c.model.ends(head) and not c.model_exempt.ends(head) else None
 
 
 def category_of(text: str, c: Cues | None = None) -> str:
