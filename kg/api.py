@@ -18,7 +18,7 @@ from .forked import Forked, forking_works
 from .errors import InputError, KgError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
-from .queries import Results, bound_text, find_query
+from .queries import Results, bound_text, find_query, sorted_lists
 from .validate import Report
 from .stream import build_stream, scratch_dir
 from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
@@ -244,11 +244,17 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
           engine: str = "oxigraph") -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
     graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint."""
+    stored = None
     if text is None:
         stored = find_query(name_or_file)
         text = bound_text(stored, params)
     elif params:
         raise UsageError("--param goes with stored queries; write the values into the -e text instead")
+    res = _query(text, graphs, store, endpoint, engine)
+    return sorted_lists(res, stored.lists) if stored is not None else res
+
+
+def _query(text: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str) -> Results:
     if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
         raise UsageError("give one source: --graph, --store or --endpoint")
     if endpoint:

@@ -22,12 +22,14 @@ from .normalize import normalize
 from .read import Ignored, iter_records
 from collections import Counter
 
-from .map.knowledge import tool_triples
+from .map.contributors import org_names
+from .map.knowledge import artifact_triples, candidate_triples, named_tool, tool_triples
+from .refs.named import Named, decide, mention_of, reference_text, work_mentions
 from .refs.resolve import CitedInfo, Resolution, resolve_works
-from .topics import classify, override, scheme_triples
-from .ids import name_key
+from .refs.tools import ArtifactMatch, Candidate, ToolMatch
+from .topics import classify, override, scheme_triples, unused_overrides
 from .terms import XSD_GYEAR, lit
-from .vocab import FABIO, KG, SDO
+from .vocab import FABIO, KG, SDO, SKOS
 from .map.common import url_obj
 
 
@@ -131,13 +133,15 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
                 continue
         best[work.doi] = (rank, work, [])
     works = {doi: w for doi, (_r, w, _l) in sorted(best.items())}
-    resolutions, cited = resolve_works(works.values(), ctx.minter)
+    for line in unused_overrides(ctx.topic_lines, set(works)):
+        problem("warning", line)
+    resolutions, cited = resolve_works(works.values(), ctx.minter, ctx.catalogue)
     per_work: dict[str, dict[int, Resolution]] = {}
     for (citing, index), res in resolutions.items():
         per_work.setdefault(citing, {})[index] = res
     lines: set[str] = set()
-    used_tools: dict[str, object] = {}
-    candidate_names: dict[str, Counter[str]] = {}
+    used: dict[tuple[str, str], Any] = {}
+    named = decide((w.doi, m) for w in works.values() for _i, m in work_mentions(w, ctx.catalogue))
 
     def cited_record(doi: str) -> tuple[str | None, str | None] | None:
         w = works.get(doi)
@@ -146,30 +150,38 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     for done, (doi, work) in enumerate(works.items(), start=1):
         if on_progress and done % 500 == 0:
             on_progress("map", done)
-        triples, tools_used, names = map_with_knowledge(work, ctx, per_work.get(doi, {}), cited_record)
-        used_tools.update(tools_used)
-        for name in names:
-            candidate_names.setdefault(name_key(name), Counter())[name] += 1
+        triples, shared = map_with_knowledge(work, ctx, per_work.get(doi, {}), cited_record, named.get)
+        merge_shared(used, shared)
         graph = ctx.minter.graph(doi)
         lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs = {ctx.minter.doi(d) for d in works}
     lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
-    lines.update(shared_lines(ctx, used_tools, candidate_names, bool(works)))
+    lines.update(shared_lines(ctx, used, bool(works)))
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)
 
 
-def shared_lines(ctx: Context, used_tools: dict[str, Any], candidate_names: dict[str, Counter[str]],
-                 any_work: bool) -> Iterator[str]:
-    """The tools graph (tools cited, tool candidates) and the topic scheme."""
+def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool) -> Iterator[str]:
+    """The tools graph (the tools, tool candidates and named artifacts the references cite) and the topic
+    scheme. ``used`` maps (kind, key) to the catalogue ``Tool`` or the corpus's ``Named``."""
     tgraph = ctx.minter.node("graph", "tools")
-    for tid in sorted(used_tools):
-        yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in tool_triples(ctx.minter, used_tools[tid]))
-    for key, names in sorted(candidate_names.items()):
-        # one name per candidate: the spelling most references use (ties: code-point order)
-        name = sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-        yield f"{ctx.minter.node('tool-candidate', key)} {SDO.name} {lit(name)} {tgraph} .\n"
+    kgraph = ctx.minter.node("graph", "knowledge")
+    names: dict[str, list[tuple[int, str]]] = {}
+    for (kind, key), thing in sorted(used.items()):
+        if kind == "org-name":
+            node, name = key.split("\x1f", 1)
+            names.setdefault(node, []).append((-thing, name))
+            continue
+        if kind == "tool":
+            triples = tool_triples(ctx.minter, thing)
+        elif kind == "candidate":
+            triples = candidate_triples(ctx.minter, thing)
+        else:
+            triples = artifact_triples(ctx.minter, thing)
+        yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in triples)
+    for node, counted in sorted(names.items()):  # the spelling most records use (ties: code-point order)
+        yield f"{node} {SKOS.prefLabel} {lit(min(counted)[1])} {kgraph} .\n"
     if any_work:
         sgraph = ctx.minter.node("graph", "topics")
         yield from (f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
@@ -182,37 +194,60 @@ def record_title_year(work: Work) -> tuple[str | None, str | None]:
 
 def map_with_knowledge(work: Work, ctx: Context, res_by_index: dict[int, Resolution],
                        cited_record: Callable[[str], tuple[str | None, str | None] | None],
-                       ) -> tuple[list[tuple[str, str, str]], dict[str, Any], list[str]]:
-    """Recognise the tools the work's references cite and the work's topics, then map it: its triples,
-    the tools it cites (id -> tool) and the names of tool candidates it cites."""
-    tools: dict[int, list] = {}
-    candidates: dict[int, object] = {}
+                       named_of: Callable[[str], Named | None],
+                       ) -> tuple[list[tuple[str, str, str]], dict[tuple[str, str], Any]]:
+    """Recognise what the work's references cite (catalogue tools, tools named by the references, tool
+    candidates, models, datasets, benchmark suites, algorithms) and the work's topics, then map it: its
+    triples, and the shared things it cites by (kind, key) (a catalogue or named ``Tool``, or a ``Named``)."""
+    tools: dict[int, list[ToolMatch]] = {}
+    candidates: dict[int, Candidate] = {}
+    artifacts: dict[int, ArtifactMatch] = {}
     categories: Counter[str] = Counter()
-    used: dict[str, Any] = {}
-    names: list[str] = []
+    used: dict[tuple[str, str], Any] = {}
     catalogue = ctx.catalogue
     for ref in work.references:
         res = res_by_index.get(ref.index)
         if res is None or catalogue is None:
             continue
-        text = ref.unstructured or " ".join(v for _k, v in ref.fields)
+        text = reference_text(ref)
         cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
         matches = catalogue.recognise(res.parsed, cited_doi, text)
         if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
             matches = catalogue.recognise_record(rec[0], rec[1])
+        if not matches and (m := mention_of(res.parsed, text, catalogue)) is not None \
+                and (n := named_of(m.key)) is not None:
+            if n.status == "tool":
+                matches = [ToolMatch(named_tool(n), m.method, n.score, m.matched)]
+            elif n.status == "candidate":
+                candidates[ref.index] = Candidate(n.key, n.name, n.score, m.matched, m.method)
+                used[("candidate", n.key)] = n
+            else:
+                artifacts[ref.index] = ArtifactMatch(n, m.method, n.score, m.matched)
+                used[(n.kind, n.key)] = n
         if matches:
-            tools[ref.index] = matches
-            for m in matches:
-                used[m.tool.id] = m.tool
-                categories[m.tool.category] += 1
-        elif res.kind in ("web", "other", "paper") and (cand := catalogue.candidate(res.parsed, text)):
-            candidates[ref.index] = cand
-            names.append(cand.name)
+            for match in matches:
+                used[("tool", match.tool.source + " " + match.tool.id)] = match.tool
+                categories[match.tool.category] += 1
+            software = [m for m in matches if m.tool.kind == "tool"]
+            if software:
+                tools[ref.index] = software
+            elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
+                m = matches[0]
+                artifacts[ref.index] = ArtifactMatch(m.tool, m.method, m.score, m.matched)
     if work.doi in ctx.topic_overrides:
-        topics = override(ctx.topic_overrides[work.doi])
+        topics = override(ctx.topic_overrides[work.doi], ctx.topic_source)
     else:
         topics = classify(work, categories)
-    return list(map_work(work, ctx, Knowledge(res_by_index, tools, candidates, topics))), used, names
+    for node, name in org_names(work, ctx.minter):
+        used[("org-name", f"{node}\x1f{name}")] = 1
+    knowledge = Knowledge(res_by_index, tools, candidates, topics, artifacts)
+    return list(map_work(work, ctx, knowledge)), used
+
+
+def merge_shared(into: dict[tuple[str, str], Any], new: dict[tuple[str, str], Any]) -> None:
+    """Add one work's (or one chunk's) shared things to the corpus's: organisation names are counted."""
+    for k, v in new.items():
+        into[k] = into.get(k, 0) + v if k[0] == "org-name" else v
 
 
 def cited_triples(cited: list[CitedInfo], inputs: set[str]) -> list[tuple[str, str, str]]:

@@ -26,7 +26,9 @@ PARAM_TYPES = ("iri", "string", "integer", "date")
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>\S+)(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
+_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<kinds>[a-z]+(?:\|[a-z]+)*)\))?"
+                    r"(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
+IRI_KINDS = ("topic",)  # iri(topic): a bare topic id (or topic:id) is accepted for the topic's IRI
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Param:
     type: str
     default: str | None
     description: str
+    kinds: tuple[str, ...] = ()  # for iri: the kinds of bare ids it also takes (iri(topic))
 
     @property
     def var(self) -> str:
@@ -49,6 +52,7 @@ class StoredQuery:
     returns: tuple[str, ...]
     text: str
     path: Path
+    lists: tuple[str, ...] = ()  # columns whose values are lists, one item per line (GROUP_CONCAT): sorted here
 
 
 def parse_query_file(path: Path) -> StoredQuery:
@@ -71,16 +75,19 @@ def parse_query_file(path: Path) -> StoredQuery:
         key, value = m.group(1).lower(), m.group(2)
         if key == "param":
             pm = _PARAM.match(value)
-            if not pm or pm.group("type") not in PARAM_TYPES:
+            kinds = tuple(pm.group("kinds").split("|")) if pm and pm.group("kinds") else ()
+            if not pm or pm.group("type") not in PARAM_TYPES or (kinds and (pm.group("type") != "iri" or
+                                                                             set(kinds) - set(IRI_KINDS))):
                 raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write "
-                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}")
+                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}"
+                                 f" (an iri may take ids of a kind: iri({'|'.join(IRI_KINDS)}))")
             if pm.group("default") is None:
                 raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
                                  "give one with '= DEFAULT' so the query runs bare")
             default = pm.group("default")
             if default.startswith('"'):
                 default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip())
+            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), kinds)
             try:
                 bind_term(param, default)
             except QueryError as e:
@@ -89,20 +96,25 @@ def parse_query_file(path: Path) -> StoredQuery:
                 raise QueryError(f"{path}:{lineno}: param {param.name!r} is declared twice (or clashes with "
                                  f"another name as a SPARQL variable); keep one")
             params.append(param)
-        elif key in ("name", "description", "returns"):
+        elif key in ("name", "description", "returns", "lists"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
-            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns")
+            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns, lists")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
     if not _NAME.match(meta["name"]) or meta["name"] != path.stem:
         raise QueryError(f"{path}:{lines_of['name']}: header name {meta['name']!r} must be kebab-case and "
                          "equal the file name")
-    return StoredQuery(meta["name"], meta["description"], tuple(params), tuple(meta["returns"].split()), text, path)
+    returns = tuple(meta["returns"].split())
+    lists = tuple(meta.get("lists", "").split())
+    if set(lists) - set(returns):
+        raise QueryError(f"{path}:{lines_of['lists']}: '#+ lists:' names columns the query does not return; "
+                         "name columns of '#+ returns:'")
+    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists)
 
 
 def stored_queries() -> dict[str, StoredQuery]:
@@ -129,6 +141,13 @@ def bind_term(param: Param, value: str) -> str:
     """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped)."""
     if param.type == "iri":
         v = value[1:-1] if value.startswith("<") and value.endswith(">") else value
+        if "topic" in param.kinds and (m := re.fullmatch(r"(?:topic:)?([a-z0-9]+(?:-[a-z0-9]+)*)", v.strip())):
+            from .topics import TOPIC_NS, concepts
+            ids = [c.id for c in concepts()]
+            if m.group(1) in ids:
+                return f"<{TOPIC_NS}{m.group(1)}>"
+            raise QueryError(f"--param {param.name}={value!r} is no topic id of the scheme; use a topic IRI or one of: "
+                             f"{', '.join(sorted(ids))} ('kg query topics' shows the works' topics)")
         if not is_valid_iri(v):
             raise QueryError(f"--param {param.name}={value!r} is not an absolute IRI")
         return "<" + v + ">"
@@ -214,6 +233,23 @@ class Results:
     rows: list[list[Cell]]
     boolean: bool | None = None
     graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples
+
+
+def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
+    """The results with the items of each list column (one per line) in code-point order: SPARQL leaves the
+    order of GROUP_CONCAT to the engine, and engines differ."""
+    idx = [i for i, c in enumerate(res.columns) if c in columns]
+    if not idx:
+        return res
+    rows = []
+    for row in res.rows:
+        row = list(row)
+        for i in idx:
+            c = row[i]
+            if c is not None and c[0] == "literal":
+                row[i] = (c[0], "\n".join(sorted(c[1].split("\n"))), c[2], c[3])
+        rows.append(row)
+    return Results(res.columns, rows, res.boolean, res.graph_nt)
 
 
 def cell_text(c: Cell) -> str:

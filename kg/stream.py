@@ -15,19 +15,19 @@ import os
 import shutil
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .build import Report, _rank, cited_triples, map_with_knowledge, shared_lines
+from .build import Report, _rank, cited_triples, map_with_knowledge, merge_shared, shared_lines
+from .refs.named import work_mentions
+from .topics import unused_overrides
 from .errors import InputError
 from .export import split_quad
 from .forked import quiet_worker
 from .extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
-from .ids import name_key
 from .map.context import Context
 from .normalize import normalize
 from .read import Ignored, LazyLine, iter_records
@@ -129,35 +129,35 @@ def _scan(items: list[tuple[int, Any, Any]]) -> list[tuple]:
             continue
         title = work.titles[0] if work.titles else None
         parsed: dict[int, ParsedRef] = {}
-        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, _CTX.minter, parsed), parsed)
+        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, _CTX.minter, parsed, _CTX.catalogue), parsed,
+                                 work_mentions(work, _CTX.catalogue))
         out.append((seq, "ok", work.doi, work.source.where(work.doi_verbatim), _rank(work, raw), warnings, rows))
     return out
 
 
-def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[str, Any], list[str], list[str]]:
+def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[tuple[str, str], Any], list[str]]:
     """Pass 2 on a chunk: map each record with its resolutions into one sorted run file (and the lines of the
     records in the validation sample apart)."""
     assert _CTX is not None and _LOOKUP is not None and _RUNS is not None
     chunk_no, items = task
     lines: list[str] = []
-    used: dict[str, Any] = {}
-    names: list[str] = []
+    used: dict[tuple[str, str], Any] = {}
     sampled: list[str] = []
     mapped = 0
     for _seq, source, raw in _expanded(items):
         mapped += 1
         work, _warnings = normalize(raw, source)
         full = _LOOKUP.resolutions(work.doi)
-        triples, tools_used, cand = map_with_knowledge(work, _CTX, full, _LOOKUP.cited_records(work.doi).get)
-        used.update(tools_used)
-        names.extend(cand)
+        triples, shared = map_with_knowledge(work, _CTX, full, _LOOKUP.cited_records(work.doi).get,
+                                             _LOOKUP.named(work.doi).get)
+        merge_shared(used, shared)
         graph = _CTX.minter.graph(work.doi)
         start = len(lines)
         lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
         if graph in _SAMPLE:
             sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
-    return run, mapped, used, names, sampled
+    return run, mapped, used, sampled
 
 
 # ---------------------------------------------------------------- driver
@@ -262,7 +262,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
 
     problem = report.recorder(strict, on_problem)
     # pass 1: normalise, dedupe, collect reference features
-    resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter)
+    resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter, ctx.catalogue)
     best: dict[str, tuple[tuple[str, ...], int, str]] = {}
     dropped: list[int] = []
     pool = _pool(jobs, (ctx_args,))
@@ -295,6 +295,8 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     report.notes.sort()
+    for line in unused_overrides(ctx.topic_lines, set(best)):
+        problem("warning", line)
     t = report.timed("read", t)
     runs: list[Path] = []
     result = StreamResult(report, runs, scratch, works=len(best),
@@ -303,6 +305,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
         resolver.close()
         return result
     resolver.drop(dropped)
+    resolver.decide_named()
     del dropped
     # resolution, and what references tell about cited works
     knowledge = Sorter(scratch, "knowledge")
@@ -321,15 +324,14 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
         chosen = frozenset(ctx.minter.graph(d) for d in sample_of(best, sample))
         result.sample = set(chosen)
     del best
-    used: dict[str, Any] = {}
-    names: dict[str, Counter[str]] = {}
+    used: dict[tuple[str, str], Any] = {}
     done = 0
     pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
     merging: list[Future] = []
     width = fan_in() - KNOWLEDGE_RUNS
     try:
         tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept), run_records(len(kept))))
-        for run, n, tools_used, cand, sampled in _run(pool, _map, tasks, jobs):
+        for run, n, shared, sampled in _run(pool, _map, tasks, jobs):
             result.sampled.extend(sampled)
             runs.append(run)
             if pool is not None and len(runs) >= GROUP and len(merging) + len(runs) > width - GROUP:
@@ -337,9 +339,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
                 # process) takes in one round; below that, merging twice would only cost time
                 merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq"))
                 runs.clear()  # (the list is result.runs)
-            used.update(tools_used)
-            for name in cand:
-                names.setdefault(name_key(name), Counter())[name] += 1
+            merge_shared(used, shared)
             done += n
             if on_progress:
                 on_progress("map", done, len(kept))
@@ -347,7 +347,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    knowledge.extend(shared_lines(ctx, used, names, True))
+    knowledge.extend(shared_lines(ctx, used, True))
     knowledge.spill()
     runs.extend(knowledge.runs)
     result.knowledge_runs = list(knowledge.runs)

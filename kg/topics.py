@@ -31,8 +31,8 @@ KG_NS = "https://w3id.org/crossref-kg/ontology#"
 TOPIC_NS = "https://w3id.org/crossref-kg/topic/"
 FIELD_WEIGHTS = {"title": 3.0, "title-target": 1.5, "subtitle": 2.0, "venue": 1.5, "subject": 1.5, "abstract": 1.0}
 STRONG = 3.0
-TOOL_WEIGHT = 0.5
-TOOL_CAP = 6
+TOOL_WEIGHT = 8.0  # the tool evidence of a work whose recognised tool citations are all of one concept's categories
+TOOL_FULL = 6  # recognised tool citations from which that evidence counts fully (fewer: in proportion)
 SECONDARY_MIN = 0.3
 MAX_SECONDARY = 4
 
@@ -45,6 +45,7 @@ class Concept:
     cues: tuple[tuple[re.Pattern[str], str, float, str], ...]  # (pattern, cue, weight, literal prefix)
     tool_categories: frozenset[str]
     depth: int = 0  # number of broader steps to a top concept
+    ancestors: tuple[str, ...] = ()  # broader concept ids, nearest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ class Assignment:
     primary: bool
     method: str  # keywords, override
     evidence: str
+    tied: bool = False  # as much evidence as the primary (the tie is in the primary's evidence too)
 
 
 def _cue_pattern(cue: str) -> re.Pattern[str]:
@@ -80,10 +82,13 @@ def concepts() -> tuple[Concept, ...]:
         cues += [(_cue_pattern(str(x)), str(x), STRONG, fold(str(x).rstrip("*")))
                  for x in g.objects(c, URIRef(KG_NS + "strongCue"))]
         cats = frozenset(str(x) for x in g.objects(c, URIRef(KG_NS + "toolCategory")))
-        depth, node = 0, c
-        while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and depth < 10:
-            depth, node = depth + 1, up
-        out.append(Concept(cid, str(c), label, tuple(sorted(cues, key=lambda x: x[1])), cats, depth))
+        ancestors: list[str] = []
+        node = c
+        while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and len(ancestors) < 10:
+            ancestors.append(str(up)[len(TOPIC_NS):])
+            node = up
+        out.append(Concept(cid, str(c), label, tuple(sorted(cues, key=lambda x: x[1])), cats, len(ancestors),
+                           tuple(ancestors)))
     return tuple(out)
 
 
@@ -120,7 +125,8 @@ def _cues_in(text: str) -> list[tuple[int, str, re.Pattern[str], str, float]]:
 def _fields(work: Work) -> dict[str, str]:
     venue = " ".join([*work.container_titles, *work.short_container_titles,
                       *(x for x in ((work.event.name, work.event.acronym) if work.event else ()) if x)])
-    title = fold(" ".join(work.titles[:1]))
+    project_titles = [t for p in work.projects for t in p.titles]
+    title = fold(" ".join((work.titles or tuple(project_titles))[:1]))
     # "<what the work does> for <where it applies>": the target domain speaks for the topic at half weight
     head, sep, target = title.partition(" for ")
     if not sep or len(head.split()) < 2:
@@ -128,19 +134,21 @@ def _fields(work: Work) -> dict[str, str]:
     return {
         "title": head,
         "title-target": target,
-        "subtitle": fold(" ".join([*work.subtitles, *work.short_titles])),
+        "subtitle": fold(" ".join([*work.subtitles, *work.short_titles, *work.original_titles,
+                                   *(project_titles[1:] if not work.titles else project_titles)])),
         "venue": fold(venue),
-        "subject": fold(" ".join(work.subjects)),
-        "abstract": fold(work.abstract or ""),
+        "subject": fold(" ".join([*work.subjects, *([work.group_title] if work.group_title else [])])),
+        "abstract": fold(" ".join(filter(None, (work.abstract, work.description,
+                                                *(d for p in work.projects for d in p.descriptions))))),
     }
 
 
-def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[Assignment]:
-    """Primary and secondary topics of a work, with evidence; [] when nothing matches."""
-    fields = _fields(work)
+def _direct(work: Work, tool_categories: Counter[str] | None) -> tuple[dict[str, float], dict[str, list[str]]]:
+    """Each concept's own evidence: its cues in the work's fields, and the share of the work's recognised
+    tool citations whose category the concept is the home of."""
     scores: dict[str, float] = defaultdict(float)
     evidence: dict[str, list[str]] = defaultdict(list)
-    for name, text in fields.items():
+    for name, text in _fields(work).items():
         if not text:
             continue
         # every cue occurrence with its span; a cue inside a longer matching cue (of any concept) does not
@@ -157,30 +165,149 @@ def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[As
             strength = (lambda w: 1.0) if name in ("venue", "subject") else (lambda w: w)
             scores[cid] += FIELD_WEIGHTS[name] * sum(strength(w) for _cue, w in hits)
             evidence[cid].append(f"{name}: {', '.join(sorted(cue for cue, _w in hits))}")
-    for c in concepts():
-        if tool_categories:
+    cited = sum(tool_categories.values()) if tool_categories else 0
+    if cited:
+        assert tool_categories is not None
+        sure = min(1.0, cited / TOOL_FULL)
+        for c in concepts():
             n = sum(tool_categories[cat] for cat in c.tool_categories)
             if n:
-                scores[c.id] += TOOL_WEIGHT * min(n, TOOL_CAP)
-                evidence[c.id].append("cited tools: " + ", ".join(
-                    f"{tool_categories[cat]} {cat}" for cat in sorted(c.tool_categories) if tool_categories[cat]))
-    if not scores:
-        return []
-    best = max(scores.values())
-    by_id = {c.id: c for c in concepts()}
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], -by_id[kv[0]].depth, kv[0]))  # ties: the narrower
-    out = []
-    for i, (cid, sc) in enumerate(ranked):
-        norm = round(sc / best, 2)
-        if i > 0 and (norm < SECONDARY_MIN or i > MAX_SECONDARY):
-            break
-        out.append(Assignment(cid, by_id[cid].iri, norm, i == 0, "keywords", "; ".join(evidence[cid])))
+                scores[c.id] += TOOL_WEIGHT * sure * n / cited
+                evidence[c.id].append(f"cited tools: {n} of {cited} (" + ", ".join(
+                    f"{tool_categories[cat]} {cat}" for cat in sorted(c.tool_categories) if tool_categories[cat]) + ")")
+    return scores, evidence
+
+
+def _totals(direct: dict[str, float]) -> dict[str, float]:
+    """A concept's evidence with that of everything narrower (evidence for profiling is evidence for
+    performance analysis)."""
+    out: dict[str, float] = defaultdict(float)
+    for c in concepts():
+        if direct.get(c.id):
+            for cid in (c.id, *c.ancestors):
+                out[cid] += direct[c.id]
     return out
+
+
+def _deepest(cid: str, direct: dict[str, float]) -> int:
+    """How deep the most specific concept with evidence at or under ``cid`` lies."""
+    return max((c.depth for c in concepts() if direct.get(c.id) and (c.id == cid or cid in c.ancestors)), default=-1)
+
+
+def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[Assignment]:
+    """Primary and secondary topics of a work, with evidence; [] when nothing matches.
+
+    The primary topic is found top-down: among the top concepts the one with the most evidence (its own
+    and its narrower concepts'), then among its narrower concepts the same, as long as the best of them
+    holds at least as much evidence as the concept's own. A tie on evidence is decided by the number of
+    pieces of evidence, then by the most specific evidence, then by the concept id; it is never silent:
+    the tied concepts get assignments marked tied, and the primary's evidence says so.
+    """
+    direct, evidence = _direct(work, tool_categories)
+    if not direct:
+        return []
+    total = _totals(direct)
+    by_id = {c.id: c for c in concepts()}
+    narrower = _narrower()
+
+    def rank(cid: str) -> tuple:
+        return (-round(total[cid], 6), -_pieces(cid), -_deepest(cid, direct), cid)
+
+    def _pieces(cid: str) -> int:
+        return sum(len(evidence[c.id]) for c in concepts() if direct.get(c.id) and (c.id == cid or cid in c.ancestors))
+
+    def descend(node: str) -> str:
+        """From ``node`` down to the narrower concept with the most evidence, while it holds at least as much
+        as the concept's own."""
+        while True:
+            children = sorted((x for x in narrower.get(node, ()) if total.get(x)), key=rank)
+            if not children or total[children[0]] < direct.get(node, 0.0):
+                return node
+            node = children[0]
+
+    level = sorted((c.id for c in concepts() if c.depth == 0 and total.get(c.id)), key=rank)
+    node, tied, notes = level[0], [], []
+    while True:
+        best = round(total[node], 6)
+        rivals = [x for x in level[1:] if round(total[x], 6) == best]
+        if rivals:
+            ends = [descend(x) for x in rivals]
+            tied.extend(ends)
+            named = ", ".join(x if x == e else f"{x} ({e})" for x, e in zip(rivals, ends))
+            notes.append(f"tied with {named} at {best:.2f}; chosen by "
+                         + ("more pieces of evidence" if _pieces(node) != _pieces(rivals[0]) else
+                            "more specific evidence" if _deepest(node, direct) != _deepest(rivals[0], direct)
+                            else "concept id"))
+        children = sorted((x for x in narrower.get(node, ()) if total.get(x)), key=rank)
+        if not children or total[children[0]] < direct.get(node, 0.0):
+            break
+        level, node = children, children[0]
+    primary = node
+    scale = total[primary] or 1.0
+    out = [Assignment(primary, by_id[primary].iri, 1.0, True, "keywords",
+                      "; ".join([*_subtree_evidence(primary, direct, evidence), *notes]))]
+    seen = {primary, *by_id[primary].ancestors}
+    for cid in tied:
+        out.append(Assignment(cid, by_id[cid].iri, 1.0, False, "keywords",
+                              "; ".join([*_subtree_evidence(cid, direct, evidence), f"tied with {primary}"]), True))
+        seen.add(cid)
+    others = sorted((x for x in direct if x not in seen), key=lambda x: (-round(direct[x], 6), -by_id[x].depth, x))
+    for cid in others:
+        norm = round(min(1.0, direct[cid] / scale), 2)
+        if norm < SECONDARY_MIN or len(out) > MAX_SECONDARY:
+            break
+        out.append(Assignment(cid, by_id[cid].iri, norm, False, "keywords", "; ".join(evidence[cid])))
+    return out
+
+
+def _subtree_evidence(cid: str, direct: dict[str, float], evidence: dict[str, list[str]]) -> list[str]:
+    """The evidence of a concept, then that of the narrower concepts it was chosen over."""
+    own = list(evidence.get(cid, ()))
+    below = [f"{c.id}: " + "; ".join(evidence[c.id]) for c in concepts()
+             if c.id != cid and cid in c.ancestors and direct.get(c.id)]
+    return own + (["narrower evidence: " + " | ".join(below)] if below else [])
+
+
+@cache
+def _narrower() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for c in concepts():
+        if c.ancestors:
+            out[c.ancestors[0]].append(c.id)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def load_overrides(path: Path) -> dict[str, list[str]]:
     """DOI -> topic ids (first is primary), from JSON (``{"10.1/x": ["profiling", ...]}``) or a
-    tab/comma-separated file with lines ``DOI<TAB>topic[,topic...]``."""
+    tab/comma-separated file with lines ``DOI<TAB>topic[,topic...]`` (see ``override_lines`` for where each is)."""
+    return {doi: topics for doi, (topics, _where) in _read_overrides(path).items()}
+
+
+def override_lines(path: Path) -> dict[str, str]:
+    """DOI -> where the override file names it (``path: line N`` or ``path: DOI``)."""
+    return {doi: where for doi, (_topics, where) in _read_overrides(path).items()}
+
+
+def unused_overrides(lines: dict[str, str], inputs: set[str]) -> list[str]:
+    """The warnings for DOIs of an override file that are not input records."""
+    return [f"{where}: {doi} is not an input record, so its topics are not used; check the DOI or add the record"
+            for doi, where in sorted(lines.items()) if doi not in inputs]
+
+
+@cache
+def _read_overrides_cached(path: Path, _stamp: tuple[int, int]) -> dict[str, tuple[list[str], str]]:
+    return _parse_overrides(path)
+
+
+def _read_overrides(path: Path) -> dict[str, tuple[list[str], str]]:
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise InputError(str(path), f"cannot be read ({e.strerror or e})", "check the --topics path") from None
+    return _read_overrides_cached(path, (st.st_mtime_ns, st.st_size))
+
+
+def _parse_overrides(path: Path) -> dict[str, tuple[list[str], str]]:
     known = {c.id for c in concepts()}
     try:
         data = path.read_bytes()
@@ -201,7 +328,7 @@ def load_overrides(path: Path) -> dict[str, list[str]]:
                 continue
             topics = [t.strip() for cell in row[1:] for t in cell.split(",") if t.strip()]
             rows.append((row[0], topics, f"{path}: line {n}"))
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[list[str], str]] = {}
     for doi_raw, topics, where in rows:
         doi = normalize_doi(str(doi_raw))
         if doi is None:
@@ -211,13 +338,15 @@ def load_overrides(path: Path) -> dict[str, list[str]]:
         for t in topics:
             if t not in known:
                 raise InputError(where, f"topic {t!r} is not in the scheme", f"use one of: {', '.join(sorted(known))}")
-        out[doi.lower()] = list(dict.fromkeys(topics))
+        out[doi.lower()] = (list(dict.fromkeys(topics)), where)
     return out
 
 
-def override(topics: list[str]) -> list[Assignment]:
+def override(topics: list[str], source: str | None = None) -> list[Assignment]:
+    """The assignments an override file gives a work (its first topic primary), with the file as evidence."""
     by_id = {c.id: c for c in concepts()}
-    return [Assignment(t, by_id[t].iri, 1.0, i == 0, "override", "topics file") for i, t in enumerate(topics)]
+    evidence = f"topics file: {source}" if source else "topics file"
+    return [Assignment(t, by_id[t].iri, 1.0, i == 0, "override", evidence) for i, t in enumerate(topics)]
 
 
 def scheme_triples() -> list[tuple[str, str, str]]:

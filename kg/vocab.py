@@ -70,7 +70,7 @@ FABIO = ClosedNamespace(
     DataFile Dataset ReportDocument Report Thesis ReferenceEntry ReferenceBook Journal JournalVolume
     JournalIssue AcademicProceedings BookSeries Series Database SupplementaryInformationFile
     SpecificationDocument TechnicalStandard Review Letter WebContent ComputerProgram Software
-    Entry BookSet WorkingPaper
+    Entry BookSet WorkingPaper Algorithm
     hasSubtitle hasShortTitle hasTranslatedTitle hasPublicationYear hasURL hasElectronicArticleIdentifier
     hasDepositDate hasCorrectionDate hasDecisionDate dateLastUpdated hasSequenceIdentifier
     hasPlaceOfPublication hasSubjectTerm hasStandardNumber hasIssnL hasArXivId
@@ -147,6 +147,8 @@ KG = ClosedNamespace(
     parsedYear parsedVenue parsedUrl parsedArxivId parsedDoi accessedDate preprintOf
     ToolRecognition ToolCandidate TopicAssignment citesTool suggestsTool hasToolRecognition recognizedTool
     method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory vocabularyRole
+    tiedWithPrimary toolSource citingWorks citesArtifact hasArtifactRecognition ArtifactRecognition
+    recognizedArtifact MachineLearningModel BenchmarkSuite inTopic
     """,
 )
 

@@ -530,23 +530,29 @@ ASK {{ GRAPH ?g {{ ?ref kg:referenceKey "{ref_key}" ; biro:references <https://d
                         kg:citesTool <https://w3id.org/crossref-kg/tool/{tool}> }} }}"""
 
 
-def links_pipedream(inputs: list[str]) -> bool:
-    api.build(inputs, validation="none")  # writes the workspace graph, $KG_HOME/graph.nq
+def links_pipedream(inputs: list[str], tools: list[Path]) -> bool:
+    api.build(inputs, validation="none", tools=tools)  # writes the workspace graph, $KG_HOME/graph.nq
     store = pyoxigraph.Store()
     store.load(path=str(api.workspace_graph()), format=pyoxigraph.RdfFormat.N_QUADS)
     return bool(store.query(tool_link_query("e_1_3_2_1_46_1", PIPEDREAM, "pipedream")))
 
 
 def test_a_doi_only_reference_is_linked_to_its_tool_after_fetch(local_api: Api, cwd: Path) -> None:
-    """Seed 004 cites PipeDream's defining paper (SOSP '19) by DOI only; the catalogue knows that paper by
-    title only. After ``kg fetch --cited-by seeds`` the fetched record gives the title, and the build links
-    the reference to the PipeDream tool; without it, it does not."""
+    """Seed 004 cites PipeDream's defining paper (SOSP '19) by DOI only; a catalogue that knows that paper by
+    title only (the built-in entry without its DOIs, as a user catalogue) cannot link it. After ``kg fetch
+    --cited-by seeds`` the fetched record gives the title, and the build links the reference to the PipeDream
+    tool; without it, it does not."""
     seeds = cwd / "seeds"
     shutil.copytree(SEEDS, seeds)
+    builtin = json.loads((Path(__file__).parents[1] / "kg" / "data" / "tools.json").read_text(encoding="utf-8"))
+    entry = next(t for t in builtin["tools"] if t["id"] == "pipedream")
+    entry["papers"] = [{k: v for k, v in p.items() if k != "doi"} for p in entry["papers"]]
+    titles_only = cwd / "titles-only.json"
+    titles_only.write_text(json.dumps({"tools": [entry]}), encoding="utf-8")
     local_api.serve(PIPEDREAM, (DATA / "pipedream-sosp19.json").read_bytes())
     result = run(local_api, "--cited-by", "seeds", "--jobs", "8")
     fetched, cached, missing, failed = counts(result)
     assert result.exit_code == 0 and (fetched, cached, failed) == (1, 0, 0) and missing > 100
     assert PIPEDREAM in local_api.requested() and not local_api.requested() & set(SEED_BODIES)
-    assert not links_pipedream(["seeds"])
-    assert links_pipedream(["seeds", "fetched"])
+    assert not links_pipedream(["seeds"], [titles_only])
+    assert links_pipedream(["seeds", "fetched"], [titles_only])

@@ -384,7 +384,7 @@ FIXTURE_RECORDS: dict[str, dict] = {
         "issued": _date(2024, 3, 5), "published": _date(2024, 3, 5), "published-print": _date(2024, 3, 5),
         "published-online": _date(2024, 2, 1), "accepted": _date(2024, 1, 10),
         "created": _stamp(2024, 2, 1), "deposited": _stamp(2024, 3, 6), "indexed": _stamp(2024, 3, 7),
-        "reference-count": 5, "is-referenced-by-count": 2, "subject": ["Computer Science"],
+        "reference-count": 8, "is-referenced-by-count": 2, "subject": ["Computer Science"],
         "funder": [{"name": "European Research Council", "DOI": "10.13039/501100000781",
                     "doi-asserted-by": "publisher", "award": ["ERC-123456"]}],
         "license": [{"URL": "https://creativecommons.org/licenses/by/4.0/", "content-version": "vor",
@@ -407,7 +407,11 @@ FIXTURE_RECORDS: dict[str, dict] = {
             {"key": "ref3", "DOI": "10.1000/182"},
             {"key": "ref4", "author": "Knuth D. E.", "year": "1968", "article-title": "The Art of Computer Programming",
              "volume-title": "Fundamental Algorithms"},
-            {"key": "ref5", "unstructured": "J. Doe. 2021. fastkern: a GPU kernel toolkit. https://github.com/jdoe/fastkern"},
+            {"key": "ref5", "unstructured": "J. Doe. 2021. Fastkern: Scheduling GPU kernels across streams. arXiv preprint."},
+            {"key": "ref6", "unstructured": "A. Dev. 2023. Quokka: A scalable profiler for serverless functions. In Proc. EuroSys."},
+            {"key": "ref7", "unstructured": "J. Devlin, M. Chang, K. Lee, and K. Toutanova. 2019. BERT: Pre-training of deep "
+                                            "bidirectional transformers for language understanding. In NAACL."},
+            {"key": "ref8", "unstructured": "S. Che et al. 2009. Rodinia: A Benchmark Suite for Heterogeneous Computing. In IISWC."},
         ],
     },
     "book": {
@@ -483,6 +487,10 @@ FIXTURE_NODES: dict[str, str] = {
     "nsight": f"{BASE}tool/nsight-compute", "nvbit": f"{BASE}tool/nvbit",
     "ev2": "SELECT ?x { %r2 kg:hasToolRecognition ?x }", "ev5": "SELECT ?x { %r5 kg:hasToolRecognition ?x }",
     "cand": "SELECT ?x { %r5 kg:suggestsTool ?x }",
+    "r6": f"{A}/reference/6", "r7": f"{A}/reference/7", "r8": f"{A}/reference/8",
+    "c7": "SELECT ?x { %r7 biro:references ?x }",
+    "quokka": f"{BASE}tool/named/quokka", "bert": f"{BASE}model/named/bert", "rodinia": f"{BASE}benchmark/rodinia",
+    "ev6": "SELECT ?x { %r6 kg:hasToolRecognition ?x }", "ev7": "SELECT ?x { %r7 kg:hasArtifactRecognition ?x }",
     "ta1": "SELECT ?x { %w kg:hasTopicAssignment ?x . ?x kg:isPrimary true }",
     "ta2": "SELECT ?x { %w kg:hasTopicAssignment ?x . ?x kg:isPrimary false }",
     "topic1": "SELECT ?x { %w dcterms:subject ?x }", "topic2": "SELECT ?x { %ta2 kg:topic ?x }",
@@ -531,7 +539,10 @@ def test_fixture_tool_and_reference_shapes(fixture_graph: Graph, fixture_nodes: 
     assert fixture_graph.value(n["ev2"], URIRef(kg + "method")) == Literal("url")
     assert fixture_graph.value(n["r3"], URIRef(kg + "resolutionMethod")) == Literal("doi")
     assert (n["r1"], URIRef(kg + "citesTool"), n["nvbit"]) in fixture_graph
-    assert fixture_graph.value(n["cand"], URIRef(PREFIXES["schema"] + "name")) == Literal("fastkern")
+    assert fixture_graph.value(n["cand"], URIRef(PREFIXES["schema"] + "name")) == Literal("Fastkern")
+    assert (n["r6"], URIRef(kg + "citesTool"), n["quokka"]) in fixture_graph
+    assert (n["r7"], URIRef(kg + "citesArtifact"), n["bert"]) in fixture_graph
+    assert (n["r8"], URIRef(kg + "citesArtifact"), n["rodinia"]) in fixture_graph
     assert n["topic1"] != n["topic2"]
 
 
@@ -545,6 +556,9 @@ TARGETS = sorted((shape.removeprefix(KGSH), kind.removeprefix(str(SH)), curie(st
 NOT_IN_REAL_DATA = {
     ("WorkLevelShape", "targetClass", "fabio:WorkingPaper"):
         "FIXTURE_RECORDS['working-paper'] (posted-content/working-paper -> fabio:WorkingPaper)",
+    # every weak software mention of the seeds and samples is either confirmed by the corpus or dropped
+    ("ToolCandidateShape", "targetClass", "kg:ToolCandidate"): "FIXTURE_RECORDS['article'] ref5 (Fastkern)",
+    ("ToolCandidateShape", "targetObjectsOf", "kg:suggestsTool"): "FIXTURE_RECORDS['article'] ref5 (Fastkern)",
 }
 
 
@@ -666,8 +680,8 @@ CASES: list[Case] = [
       ("CitedWorkShape", "%c4", "schema:name", "V", "MaxCount")),
     C("cited-preprint-of-literal", "CitedWorkShape/published version", add('%c4 kg:preprintOf "10.1000/x"'),
       ("CitedWorkShape", "%c4", "kg:preprintOf", "V", "NodeKind")),
-    C("cited-about-non-tool", "CitedWorkShape/tool documented", add("%c4 schema:about %pub"),
-      ("CitedWorkShape", "%c4", "schema:about", "V", "Class")),
+    C("cited-about-non-tool", "CitedWorkShape/what it documents", add("%c4 schema:about %pub"),
+      ("CitedWorkShape", "%c4", "schema:about", "V", "Or")),
     C("cited-untyped", ["CitedWorkShape/node:Class", "WorkShape/cites"], drop("%c4", "rdf:type"),
       ("CitedWorkShape", "%c4", None, "V", "Class"), ("WorkShape", "%w", "cito:cites", "V", "Class")),
     C("cites-a-literal", ["CitedWorkShape/node:NodeKind", "WorkShape/cites"], add('%w cito:cites "Knuth 1968"'),
@@ -801,8 +815,19 @@ CASES: list[Case] = [
       "DELETE DATA { %nsight rdf:type schema:SoftwareApplication }",
       ("ToolShape", "%nsight", None, "V", "And")),
     C("tool-blank-node", "ToolShape/node:NodeKind",
-      add('_:t a fabio:Software , schema:SoftwareApplication ; schema:name "T" ; schema:applicationCategory "profiler"'),
+      add('_:t a fabio:Software , schema:SoftwareApplication ; schema:name "T" ; schema:applicationCategory "profiler" ; '
+          'kg:toolSource "catalogue"'),
       ("ToolShape", "_:", None, "V", "NodeKind"), ("TypedNodeShape", "_:", None, "V", "NodeKind")),
+    C("tool-no-source", "ToolShape/source", drop("%nsight", "kg:toolSource"),
+      ("ToolShape", "%nsight", "kg:toolSource", "V", "MinCount")),
+    C("tool-unknown-source", "ToolShape/source", replace("%nsight", "kg:toolSource", '"rumour"'),
+      ("ToolShape", "%nsight", "kg:toolSource", "V", "In")),
+    C("tool-named-score-above-1", "ToolShape/corpus score", replace("%quokka", "kg:score", "1.5"),
+      ("ToolShape", "%quokka", "kg:score", "V", "MaxInclusive")),
+    C("tool-named-without-score", "ToolShape/sparql:A tool named by references", drop("%quokka", "kg:score"),
+      ("ToolShape", "%quokka", "kg:score", "V", "SPARQL")),
+    C("tool-named-no-citing-work", "ToolShape/citing works", replace("%quokka", "kg:citingWorks", "0"),
+      ("ToolShape", "%quokka", "kg:citingWorks", "V", "MinInclusive")),
     C("recognition-two-tools", "ToolRecognitionShape/tool", add("%ev2 kg:recognizedTool %nvbit"),
       ("ToolRecognitionShape", "%ev2", "kg:recognizedTool", "V", "MaxCount")),
     C("recognition-unknown-method", "ToolRecognitionShape/method", replace("%ev2", "kg:method", '"guess"'),
@@ -822,6 +847,42 @@ CASES: list[Case] = [
       ("ToolCandidateShape", "%cand", None, "V", "Class"),
       ("ReferenceShape", "%r5", "kg:suggestsTool", "V", "Class")),
     # ---------------------------------------------------------------- topics
+    C("candidate-no-category", "ToolCandidateShape/category", drop("%cand", "schema:applicationCategory"),
+      ("ToolCandidateShape", "%cand", "schema:applicationCategory", "V", "MinCount")),
+    C("candidate-no-score", "ToolCandidateShape/score", drop("%cand", "kg:score"),
+      ("ToolCandidateShape", "%cand", "kg:score", "V", "MinCount")),
+    C("candidate-no-citing-works", "ToolCandidateShape/citing works", drop("%cand", "kg:citingWorks"),
+      ("ToolCandidateShape", "%cand", "kg:citingWorks", "V", "MinCount")),
+    # ---------------------------------------------------------------- ArtifactShape, ArtifactRecognitionShape
+    C("artifact-no-name", "ArtifactShape/name", drop("%bert", "schema:name"),
+      ("ArtifactShape", "%bert", "schema:name", "V", "MinCount")),
+    C("artifact-no-source", "ArtifactShape/source", drop("%bert", "kg:toolSource"),
+      ("ArtifactShape", "%bert", "kg:toolSource", "V", "MinCount")),
+    C("artifact-score-above-1", "ArtifactShape/score", replace("%bert", "kg:score", "1.5"),
+      ("ArtifactShape", "%bert", "kg:score", "V", "MaxInclusive")),
+    C("artifact-no-citing-work", "ArtifactShape/citing works", replace("%bert", "kg:citingWorks", "0"),
+      ("ArtifactShape", "%bert", "kg:citingWorks", "V", "MinInclusive")),
+    C("artifact-named-without-score", "ArtifactShape/sparql:An artifact named by references", drop("%bert", "kg:score"),
+      ("ArtifactShape", "%bert", "kg:score", "V", "SPARQL")),
+    C("artifact-not-a-creative-work", "ArtifactShape/node:Class", "DELETE DATA { %bert rdf:type schema:CreativeWork }",
+      ("ArtifactShape", "%bert", None, "V", "Class")),
+    C("artifact-of-no-kind", "ArtifactShape/node:Or", "DELETE DATA { %bert rdf:type kg:MachineLearningModel }",
+      ("ArtifactShape", "%bert", None, "V", "Or"), ("CitedWorkShape", "%c7", "schema:about", "V", "Or")),
+    C("artifact-blank-node", "ArtifactShape/node:NodeKind",
+      add('%r7 kg:citesArtifact _:a . _:a a schema:CreativeWork , fabio:Algorithm ; schema:name "x" ; kg:toolSource "catalogue"'),
+      ("ArtifactShape", "_:", None, "V", "NodeKind"), ("TypedNodeShape", "_:", None, "V", "NodeKind")),
+    C("artifact-recognition-two-artifacts", "ArtifactRecognitionShape/artifact", add("%ev7 kg:recognizedArtifact %rodinia"),
+      ("ArtifactRecognitionShape", "%ev7", "kg:recognizedArtifact", "V", "MaxCount")),
+    C("artifact-recognition-unknown-method", "ArtifactRecognitionShape/method", replace("%ev7", "kg:method", '"guess"'),
+      ("ArtifactRecognitionShape", "%ev7", "kg:method", "V", "In")),
+    C("artifact-recognition-score-above-1", "ArtifactRecognitionShape/score", replace("%ev7", "kg:score", "1.5"),
+      ("ArtifactRecognitionShape", "%ev7", "kg:score", "V", "MaxInclusive")),
+    C("artifact-recognition-no-matched-text", "ArtifactRecognitionShape/matched text", drop("%ev7", "kg:matchedText"),
+      ("ArtifactRecognitionShape", "%ev7", "kg:matchedText", "V", "MinCount")),
+    C("artifact-recognition-untyped", "ArtifactRecognitionShape/node:Class", drop("%ev7", "rdf:type"),
+      ("ArtifactRecognitionShape", "%ev7", None, "V", "Class")),
+    C("topic-assignment-tied-false", "TopicAssignmentShape/tied", add("%ta2 kg:tiedWithPrimary false"),
+      ("TopicAssignmentShape", "%ta2", "kg:tiedWithPrimary", "V", "In")),
     C("topic-assignment-two-topics", "TopicAssignmentShape/topic", add("%ta2 kg:topic %topic1"),
       ("TopicAssignmentShape", "%ta2", "kg:topic", "V", "MaxCount")),
     C("topic-assignment-primary-string", "TopicAssignmentShape/primary", replace("%ta2", "kg:isPrimary", '"no"'),
@@ -1027,20 +1088,20 @@ CASES: list[Case] = [
     C("reference-in-two-works", "ReferenceShape/citing work", add("%book frbr:part %r1"),
       ("ReferenceShape", "%r1", "^frbr:part", "V", "MaxCount")),
     C("reference-in-no-work", ["ReferenceShape/citing work", "WorkShape/sparql:no reference of the work"],
-      "DELETE DATA { %w frbr:part %r5 }",
-      ("ReferenceShape", "%r5", "^frbr:part", "V", "MinCount"), ("WorkShape", "%w", "cito:cites", "V", "SPARQL")),
+      "DELETE DATA { %w frbr:part %r8 }",
+      ("ReferenceShape", "%r8", "^frbr:part", "V", "MinCount"), ("WorkShape", "%w", "cito:cites", "V", "SPARQL")),
     C("reference-two-cited-works", "ReferenceShape/cited work", add("%r4 biro:references %c3"),
       ("ReferenceShape", "%r4", "biro:references", "V", "MaxCount")),
     C("reference-cites-nothing", ["ReferenceShape/cited work", "WorkShape/sparql:no reference of the work"],
       drop("%r3", "biro:references"),
       ("ReferenceShape", "%r3", "biro:references", "V", "MinCount"), ("WorkShape", "%w", "cito:cites", "V", "SPARQL")),
-    C("reference-no-position", "ReferenceShape/position", drop("%r5", "kg:position"),
-      ("ReferenceShape", "%r5", "kg:position", "V", "MinCount")),
+    C("reference-no-position", "ReferenceShape/position", drop("%r8", "kg:position"),
+      ("ReferenceShape", "%r8", "kg:position", "V", "MinCount")),
     C("reference-position-decimal", "ReferenceShape/position", replace("%r5", "kg:position", '"5"^^xsd:decimal'),
       ("ReferenceShape", "%r5", "kg:position", "V", "Datatype")),
     C("reference-position-zero", "ReferenceShape/position", replace("%r1", "kg:position", "0"),
       ("ReferenceShape", "%r1", "kg:position", "V", "MinInclusive")),
-    C("reference-two-positions", "ReferenceShape/position", add("%r1 kg:position 6"),
+    C("reference-two-positions", "ReferenceShape/position", add("%r1 kg:position 9"),
       ("ReferenceShape", "%r1", "kg:position", "V", "MaxCount")),
     C("reference-two-keys", "ReferenceShape/key", add('%r4 kg:referenceKey "ref4b"'),
       ("ReferenceShape", "%r4", "kg:referenceKey", "V", "MaxCount")),
@@ -1065,10 +1126,11 @@ CASES: list[Case] = [
       add("%r4 kg:citesTool %pub"),
       ("ReferenceShape", "%r4", "kg:citesTool", "V", "Class"), ("ToolEvidenceShape", "%r4", "kg:citesTool", "V", "SPARQL"),
       ("ToolShape", "%pub", None, "V", "And"),  # every object of kg:citesTool is a ToolShape focus
-      ("ToolShape", "%pub", "schema:applicationCategory", "V", "MinCount")),
+      ("ToolShape", "%pub", "schema:applicationCategory", "V", "MinCount"),
+      ("ToolShape", "%pub", "kg:toolSource", "V", "MinCount")),
     C("reference-two-candidates", "ReferenceShape/tool candidate",
       add(f'%r5 kg:suggestsTool <{BASE}tool-candidate/other> . <{BASE}tool-candidate/other> a kg:ToolCandidate ; '
-          'schema:name "other"'),
+          'schema:name "other" ; schema:applicationCategory "other" ; kg:score 0.5 ; kg:citingWorks 1'),
       ("ReferenceShape", "%r5", "kg:suggestsTool", "V", "MaxCount")),
     C("reference-tool-without-evidence", "ToolEvidenceShape/sparql:without recorded evidence",
       "DELETE DATA { %r2 kg:hasToolRecognition %ev2 }",
@@ -1176,7 +1238,7 @@ SEED_NODES: dict[str, str] = {
     "container": "SELECT ?x { %w frbr:partOf ?x }",
     "pub": "SELECT ?x { %w dcterms:publisher ?x }",
     "asrt": "SELECT ?x { %w kg:hasAssertion ?x }",
-    "cand": "SELECT ?x { %w frbr:part ?r . ?r kg:suggestsTool ?x . ?x schema:name 'minGPT' }",
+    "named": "SELECT ?x { %w frbr:part ?r . ?r kg:citesTool ?x . ?x schema:name 'minGPT' }",
 }
 
 
@@ -1234,7 +1296,8 @@ MUTATIONS = [
     Mutation("funder-doi-not-registry", replace("%funder", "frapo:hasFunderIdentifier", '"10.5555/nsf"'), "funder"),
     Mutation("cited-work-untyped", drop("%cited1", "rdf:type"), "cited1"),
     Mutation("assertion-without-name", drop("%asrt", "kg:assertionName"), "asrt"),
-    Mutation("candidate-without-name", drop("%cand", "schema:name"), "cand"),
+    Mutation("named-tool-without-name", drop("%named", "schema:name"), "named"),
+    Mutation("named-tool-without-score", drop("%named", "kg:score"), "named"),
     Mutation("unresolved-reference", replace("%ref1", "kg:resolutionMethod", '"unresolved"'), "ref1", "Warning"),
     Mutation("person-without-name", drop("%person1", "schema:name"), "person1", "Warning"),
 ]

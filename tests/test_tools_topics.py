@@ -3,6 +3,8 @@ and the headline query on a small hand-made corpus with a known answer."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from click.testing import CliRunner
 from kg.cli import main
 from kg.model import Reference
 from kg.refs.parse import parse_reference
+from kg.refs.named import mention_of
 from kg.refs.tools import Catalogue
 from kg.topics import concepts
 
@@ -84,15 +87,15 @@ def test_true_positives_of_the_trap_names() -> None:
     assert "apache-spark" in dict(tools_of("Apache Software Foundation. 2024. Apache Spark. https://spark.apache.org/"))
 
 
-def test_tool_candidate_from_repository_url_and_documentation() -> None:
+def test_software_the_catalogue_does_not_know_from_repository_url_and_documentation() -> None:
     ref = Reference(1, "k", None, None, "A. Karpathy. 2020. tinytrainer. https://github.com/someone/tinytrainer")
     p = parse_reference(ref)
     assert CAT.recognise(p, None, ref.unstructured or "") == []
-    cand = CAT.candidate(p, ref.unstructured or "")
-    assert cand is not None and cand.name == "tinytrainer" and cand.score < 0.85
+    m = mention_of(p, ref.unstructured or "", CAT)
+    assert m is not None and (m.name, m.method, m.score) == ("tinytrainer", "repository-url", 0.75)
     ref = Reference(2, "k", None, None, "Acme Corp. 2024. Widgetizer SDK documentation.")
-    cand = CAT.candidate(parse_reference(ref), ref.unstructured or "")
-    assert cand is not None and cand.name.startswith("Widgetizer")
+    m = mention_of(parse_reference(ref), ref.unstructured or "", CAT)
+    assert m is not None and (m.name, m.method) == ("Widgetizer", "documentation")
 
 
 def _work_record(doi: str, title: str, refs: list[dict], venue: str = "") -> dict:
@@ -137,21 +140,30 @@ def test_topics_carry_evidence_and_the_headline_query_answers(tmp_path: Path, mo
     assert "title:" in topics.stdout  # the evidence names the field and the cues
     res = runner.invoke(main, ["query", "tools-cited-by-profiling-and-compiler", "-f", "csv"])
     assert res.exit_code == 0
-    lines = res.stdout.splitlines()
-    assert lines[0] == "name,tool,side,paper,key"
-    got = sorted((r.split(",")[0], r.split(",")[2], r.split(",")[3], r.split(",")[4]) for r in lines[1:])
+    rows_ = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert list(rows_[0]) == ["tool", "tool_iri", "category", "side", "doi", "title", "key", "reference", "method",
+                              "score", "matched"]
+    got = sorted((r["tool"], r["side"], r["doi"], r["key"], r["method"]) for r in rows_)
     assert got == sorted([
-        ("Nsight Compute", "a", "10.5555/prof.1", "p1"), ("Nsight Compute", "b", "10.5555/comp.1", "c2"),
-        ("TVM", "a", "10.5555/prof.1", "p2"), ("TVM", "b", "10.5555/comp.1", "c1"),
+        ("Nsight Compute", "Performance analysis", "10.5555/prof.1", "p1", "url"),
+        ("Nsight Compute", "Compilers and code generation", "10.5555/comp.1", "c2", "url"),
+        ("TVM", "Performance analysis", "10.5555/prof.1", "p2", "paper-title"),
+        ("TVM", "Compilers and code generation", "10.5555/comp.1", "c1", "paper-title"),
     ])
     # gem5 is cited by a profiling paper and by a paper on engines: not by a compiler paper, so absent
+    both = list(csv.DictReader(io.StringIO(runner.invoke(main, ["query", "tools-cited-by-both", "-f", "csv"]).stdout)))
+    assert [(r["tool"], r["side_a_papers"], r["side_b_papers"], r["references"]) for r in both] == [
+        ("Nsight Compute", "Sampling-based profiling of performance bottlenecks in GPU kernels",
+         "Operator fusion in a tensor compiler for deep learning", "2"),
+        ("TVM", "Sampling-based profiling of performance bottlenecks in GPU kernels",
+         "Operator fusion in a tensor compiler for deep learning", "2")]
 
 
 def test_topic_override_file_replaces_the_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text("\n".join(json.dumps(r) for r in HEADLINE_CORPUS), encoding="utf-8")
     overrides = tmp_path / "topics.tsv"
-    overrides.write_text("doi\ttopics\n10.5555/other.1\tcompilers,simulation\n", encoding="utf-8")
+    overrides.write_text("doi\ttopics\n10.5555/other.1\tcompilers,architecture-simulation\n", encoding="utf-8")
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
@@ -159,7 +171,7 @@ def test_topic_override_file_replaces_the_classifier(tmp_path: Path, monkeypatch
     out = runner.invoke(main, ["query", "topics", "-f", "csv"]).stdout
     other = [r.split(",") for r in out.splitlines() if r.startswith("10.5555/other.1")]
     assert [(r[2].rsplit("/", 1)[-1], r[4], r[6]) for r in other] == [("compilers", "true", "override"),
-                                                                      ("simulation", "false", "override")]
+                                                                      ("architecture-simulation", "false", "override")]
     res = runner.invoke(main, ["query", "tools-cited-by-profiling-and-compiler", "-f", "csv"]).stdout
     assert "gem5" in res  # now cited by a profiling paper and a (declared) compiler paper
     bad = tmp_path / "bad.tsv"
@@ -185,9 +197,17 @@ def test_user_catalogue_adds_a_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_every_concept_has_cues_and_the_required_ids_exist() -> None:
     ids = {c.id for c in concepts()}
-    assert {"profiling", "compilers", "computer-architecture", "simulation", "ml-frameworks",
-            "distributed-training", "inference-serving"} <= ids
+    assert {"performance-analysis", "profiling", "dynamic-analysis", "performance-characterization", "compilers",
+            "deep-learning-compilers", "computer-architecture", "architecture-simulation", "ml-frameworks",
+            "distributed-training", "inference-serving", "life-sciences", "physical-sciences", "social-sciences",
+            "humanities", "engineering", "computing"} <= ids
     assert all(c.cues for c in concepts())
+    # the two families of the headline question, as a researcher means them
+    by = {c.id: c for c in concepts()}
+    assert {c.id for c in concepts() if "performance-analysis" in c.ancestors} == {
+        "profiling", "dynamic-analysis", "performance-characterization", "performance-modeling"}
+    assert {c.id for c in concepts() if "compilers" in c.ancestors} == {"deep-learning-compilers", "autotuning", "code-generation"}
+    assert by["performance-analysis"].ancestors == by["compilers"].ancestors == ("computing",)
 
 
 def test_seed_headline_query_answers_right_after_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,6 +219,7 @@ def test_seed_headline_query_answers_right_after_build(tmp_path: Path, monkeypat
     assert runner.invoke(main, ["build", "-q"]).exit_code == 0
     res = runner.invoke(main, ["query", "tools-cited-by-profiling-and-compiler", "-f", "csv"])
     assert res.exit_code == 0
-    names = {line.split(",")[0] for line in res.stdout.splitlines()[1:]}
-    assert {"PyTorch", "TVM", "XLA"} <= names
-    assert {line.split(",")[2] for line in res.stdout.splitlines()[1:]} == {"a", "b"}
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert {r["tool"] for r in rows} == {"AMOS", "FlashAttention", "Megatron-LM", "PyTorch", "Tensor Comprehensions",
+                                         "TVM", "vLLM", "XLA"}
+    assert {r["side"] for r in rows} == {"Performance analysis", "Compilers and code generation"}

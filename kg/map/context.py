@@ -62,17 +62,20 @@ class Context:
 
     catalogue: Any = None  # kg.refs.tools.Catalogue
     topic_overrides: dict[str, list[str]] = field(default_factory=dict)
+    topic_source: str | None = None  # the --topics file, named in the evidence of its assignments
+    topic_lines: dict[str, str] = field(default_factory=dict)  # DOI -> where the --topics file names it
 
     @classmethod
     def create(cls, base: str = DEFAULT_BASE, tools: list[Path] | None = None,
                topics: Path | None = None) -> "Context":
         """A context with the built-in type table and tool catalogue, plus user catalogues and topic overrides."""
         from ..refs.tools import Catalogue
-        from ..topics import load_overrides
+        from ..topics import load_overrides, override_lines
 
         types, containers = _load_types()
         return cls(Minter(base), __version__, types, containers, Catalogue.load(tools),
-                   load_overrides(topics) if topics else {})
+                   load_overrides(topics) if topics else {}, str(topics) if topics else None,
+                   override_lines(topics) if topics else {})
 
     def type_info(self, wtype: str, subtype: str | None) -> TypeInfo:
         if subtype and f"{wtype}/{subtype}" in self.types:
@@ -83,10 +86,11 @@ class Context:
 @dataclass(frozen=True)
 class Knowledge:
     """What cross-record stages inferred about one work: per reference index its resolution
-    (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch) and tool candidate; the work's topics
-    (kg.topics.Assignment)."""
+    (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch), tool candidate (kg.refs.tools.Candidate)
+    and named artifact (kg.refs.tools.ArtifactMatch); the work's topics (kg.topics.Assignment)."""
 
     resolutions: dict[int, Any] = field(default_factory=dict)
     tools: dict[int, list[Any]] = field(default_factory=dict)
     candidates: dict[int, Any] = field(default_factory=dict)
     topics: list[Any] = field(default_factory=list)
+    artifacts: dict[int, Any] = field(default_factory=dict)

@@ -8,12 +8,13 @@ else a node of that role; schema:author/editor/translator/contributor link work 
 
 from __future__ import annotations
 
-from ..ids import Minter, name_key
+from ..ids import Minter
 from ..model import Affiliation, Contributor, Institution, Work
 from ..terms import XSD_INTEGER, boolean, iri_from_url, lit
 from ..vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
+from .orgs import org_node, ror_id
 
 PRO_ROLES = {
     "author": PRO.author, "editor": PRO.editor, "translator": PRO.translator, "chair": PRO.contributor,
@@ -22,23 +23,24 @@ PRO_ROLES = {
 SCHEMA_ROLES = {"author": SDO.author, "editor": SDO.editor, "translator": SDO.translator}
 
 
-def ror_id(ident: str) -> str | None:
-    """``https://ror.org/03yrm5c26`` or ``03yrm5c26`` -> ``03yrm5c26``; None when not ROR-shaped."""
-    tail = ident.strip().rstrip("/").rsplit("/", 1)[-1].lower()
-    return tail if len(tail) == 9 and tail[0] == "0" and tail.isalnum() else None
+def org_names(work: Work, minter: Minter) -> set[tuple[str, str]]:
+    """(node, name as written) of every named organisation of a work: its authors' affiliations and its
+    institutions (the corpus gives each node the name most records write, ``skos:prefLabel``)."""
+    out = set()
+    for a in (*(a for c in work.contributors for a in c.affiliations), *work.institutions):
+        if a.name:
+            out.add((org_node(minter, a.name, a.ids, a.places, a.departments), a.name))
+    for name in (*(work.event.sponsors if work.event else ()), *(work.standards_body[:1] if work.standards_body else ())):
+        out.add((org_node(minter, name, ()), name))
+    return out
 
 
 def organization(minter: Minter, name: str | None, ids: tuple[tuple[str, str, str | None], ...],
                  places: tuple[str, ...] = (), departments: tuple[str, ...] = (),
                  acronyms: tuple[str, ...] = ()) -> tuple[str, list[Triple]]:
     """An organisation node keyed by ROR when present, else by its name, places and departments."""
+    node = org_node(minter, name, ids, places, departments)
     ror = next((r for i, kind, _ in ids if kind.upper() == "ROR" and (r := ror_id(i))), None)
-    if ror:
-        node = minter.node("org", "ror", ror)
-    elif name:
-        node = minter.node("org", name_key(name, *places, *departments))
-    else:
-        node = minter.node("org", "id", name_key(*sorted(f"{kind}:{i}" for i, kind, _ in ids)))
     out: list[Triple] = [(node, RDF.type, SDO.Organization), (node, RDF.type, FOAF.Organization)]
     add_str(out, node, SDO.name, name)
     if ror:

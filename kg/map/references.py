@@ -11,11 +11,11 @@ kg:matchedText. The work cito:cites and schema:citation the cited work.
 from __future__ import annotations
 
 from ..model import Reference, Work
-from ..ids import name_key
 from ..terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str, url_obj
 from .context import Context, Knowledge
+from .knowledge import tool_node
 
 FIELD_PROPERTIES: dict[str, str] = {
     "article-title": KG.citedArticleTitle, "author": KG.citedAuthor, "year": KG.citedYear,
@@ -82,11 +82,12 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
             continue
         p = res.parsed
         tools = knowledge.tools.get(ref.index, [])
-        kind = "tool" if tools else res.kind
+        artifact = knowledge.artifacts.get(ref.index)
+        kind = "tool" if tools else artifact.artifact.kind if artifact else res.kind
         out += [(node, KG.resolutionMethod, lit(res.method)), (node, KG.referenceKind, lit(kind)),
                 (node, KG.referenceStyle, lit(p.style))]
         for match in tools:
-            tool = ctx.minter.node("tool", match.tool.id)
+            tool = tool_node(ctx.minter, match.tool)
             ev = tool.replace(ctx.minter.base + "tool/", node[1:-1] + "/tool/")
             out += [(node, KG.citesTool, tool), (cited, SDO.about, tool), (node, KG.hasToolRecognition, ev),
                     (ev, RDF.type, KG.ToolRecognition), (ev, KG.recognizedTool, tool),
@@ -94,12 +95,19 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
                     (ev, KG.matchedText, lit(match.matched))]
         cand = knowledge.candidates.get(ref.index)
         if cand is not None:
-            cnode = ctx.minter.node("tool-candidate", name_key(cand.name))
+            cnode = ctx.minter.node("tool-candidate", cand.key)
             ev = node[:-1] + "/tool-candidate>"
             out += [(node, KG.suggestsTool, cnode), (cnode, RDF.type, KG.ToolCandidate),
                     (node, KG.hasToolRecognition, ev), (ev, RDF.type, KG.ToolRecognition),
-                    (ev, KG.recognizedTool, cnode), (ev, KG.method, lit("candidate")),
+                    (ev, KG.recognizedTool, cnode), (ev, KG.method, lit(cand.method)),
                     (ev, KG.score, decimal(f"{cand.score:.2f}")), (ev, KG.matchedText, lit(cand.matched))]
+        if artifact is not None:
+            anode = tool_node(ctx.minter, artifact.artifact)
+            ev = node[:-1] + "/artifact>"
+            out += [(node, KG.citesArtifact, anode), (cited, SDO.about, anode),
+                    (node, KG.hasArtifactRecognition, ev), (ev, RDF.type, KG.ArtifactRecognition),
+                    (ev, KG.recognizedArtifact, anode), (ev, KG.method, lit(artifact.method)),
+                    (ev, KG.score, decimal(f"{artifact.score:.2f}")), (ev, KG.matchedText, lit(artifact.matched))]
         out.append((node, KG.resolutionScore, decimal(f"{res.score:.2f}") or lit("0", None)))
         add_str(out, node, KG.matchedText, res.matched)
         add_str(out, node, KG.parsedTitle, p.title)

@@ -14,6 +14,7 @@ from ..terms import encode_segment, lit
 from ..vocab import DCTERMS, FABIO, FOAF, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit
 from .context import Context
+from .orgs import org_node
 
 
 def _issn_triples(node: str, work: Work) -> list[Triple]:
@@ -96,7 +97,7 @@ def map_venue(work: Work, ctx: Context) -> list[Triple]:
         if ev.end:
             out.append((node, SDO.endDate, date_lit(ev.end)))
         for sponsor in ev.sponsors:
-            org = m.node("org", name_key(sponsor))
+            org = org_node(m, sponsor, ())
             out += [(org, RDF.type, SDO.Organization), (org, RDF.type, FOAF.Organization),
                     (org, SDO.name, lit(sponsor)), (node, SDO.sponsor, org)]
         if container:
@@ -111,7 +112,7 @@ def map_venue(work: Work, ctx: Context) -> list[Triple]:
     add_str(out, s, FABIO.hasPlaceOfPublication, work.publisher_location)
     if work.standards_body:
         name, acronym = work.standards_body
-        org = m.node("org", name_key(name))
+        org = org_node(m, name, ())
         out += [(org, RDF.type, SDO.Organization), (org, RDF.type, FOAF.Organization), (org, SDO.name, lit(name)),
                 (s, SDO.sourceOrganization, org)]
         add_str(out, org, FRAPO.hasAcronym, acronym)

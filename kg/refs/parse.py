@@ -82,11 +82,15 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in fold(name).split() if len(t) >= 3]
 
 
+_EDITION = re.compile(r"\s*[(\[,.]?\s*(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+                      r"\s+(?:edition|ed\.?)\s*[)\]]?\.?\s*$", re.I)
+
+
 def title_key(title: str | None) -> str | None:
     """The normalised title used for matching (folded, without a leading article); None if too short."""
     if not title:
         return None
-    key = fold(title)
+    key = fold(_EDITION.sub("", title))
     key = re.sub(r"^(?:the|a|an)\s", "", key)
     return key if len(key) >= 6 else None
 
@@ -119,10 +123,13 @@ def find_arxiv(text: str, doi: str | None = None) -> str | None:
     return m.group(1).lower() if m else None
 
 
+_GLUED = re.compile(r"(?<=[/.])(?:Accessed|Retrieved|Visited|Last\s*accessed|Available|Online)\b.*$")
+
+
 def find_urls(text: str) -> tuple[str, ...]:
     out = []
     for m in URL.finditer(text):
-        url = _strip_trail(m.group(0))
+        url = _strip_trail(_GLUED.sub("", m.group(0)))  # "https://x.org/docs/Accessed on: ..." (no space)
         if url.lower().startswith("www."):
             url = "https://" + url
         if len(url) > 10:
@@ -134,6 +141,7 @@ def _clean_title(t: str | None) -> str | None:
     if not t:
         return None
     t = URL.sub("", t)
+    t = re.sub(r"^\s*(?:et\s?al\.?|and others\.?)\s+", "", t)  # the end of an author list read as the title's start
     t = re.sub(r"\s*\[(?:online|electronic resource|computer software)\]\.?", "", t, flags=re.I)
     t = t.strip(" .,;:“”\"'")
     return t if len(t) >= 2 else None

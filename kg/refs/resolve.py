@@ -11,9 +11,11 @@ and the text that matched. The result depends only on the set of references, nev
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 from difflib import SequenceMatcher
 from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
@@ -67,6 +69,11 @@ def normalize_url(url: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
+def _numbers(text: str) -> tuple[str, ...]:
+    return tuple(w for w in text.split() if w.isdigit())
+
+
+@lru_cache(maxsize=4096)
 def _chars(text: str) -> Counter[str]:
     return Counter(text)
 
@@ -77,6 +84,8 @@ def similar(a: str, b: str) -> float:
     memoized character counts: building a SequenceMatcher only to reject the pair was most of the cost)."""
     if not a or not b:
         return 0.0
+    if _numbers(a) != _numbers(b):
+        return 0.0  # "... 19 October 1993" and "... 14 May 1993", "GPT-2" and "GPT-3": other works
     length = len(a) + len(b)
     if min(len(a), len(b)) * 2 / length < FUZZY_THRESHOLD:
         return 0.0
@@ -129,6 +138,8 @@ class Feat:
     id_method: str | None = None
     id_matched: str | None = None
     fuzzy: bool = False
+    doc_tool: str | None = None  # without URL or identifier: the catalogue tool whose main page the title names
+    url_tool: str | None = None  # the catalogue tool whose main page the first URL is
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +164,10 @@ def record_entry(work: Work) -> tuple[str, str | None, str | None, frozenset[str
     return work.doi, (title_key(work.titles[0]) if work.titles else None), year, atoks
 
 
-def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = None) -> list[Feat]:
-    """The features of every reference of ``work`` (``parsed`` collects the parsed references if given)."""
+def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = None,
+             catalogue: Any = None) -> list[Feat]:
+    """The features of every reference of ``work`` (``parsed`` collects the parsed references if given); with
+    the tool ``catalogue``, which references name or point at a tool's main page."""
     out = []
     for ref in work.references:
         p = parse_reference(ref)
@@ -166,13 +179,37 @@ def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = N
         ckey = None
         if not p.title and atoks and p.year and p.venue and (f.get("volume") or f.get("first-page")):
             ckey = " ".join([min(atoks), p.year, fold(p.venue), f.get("volume", ""), f.get("first-page", "")])
-        feat = Feat(work.doi, ref.index, title_key(p.title), p.year, atoks, url, ckey, p.title, p.urls,
-                    "arxiv" in reference_text(ref).lower())
+        text = reference_text(ref)
+        feat = Feat(work.doi, ref.index, title_key(p.title), p.year and p.year + _year_tag(text, p.year), atoks, url,
+                    ckey, p.title, p.urls, "arxiv" in text.lower())
         found = id_node(p, minter)
         if found:
             feat.id_node, feat.id_method, feat.id_matched = found
+        if catalogue is not None:
+            if url:
+                feat.url_tool = catalogue.main_page_of_url(url)
+            elif not found:
+                feat.doc_tool = catalogue.main_page_of_title(p.title)
         out.append(feat)
     return out
+
+
+def _year_tag(text: str, year: str) -> str:
+    """The letter of "1993a": an author's own mark that two works of one year are different works (only the
+    resolution sees it; the graph keeps the year)."""
+    m = re.search(rf"\b{year}([a-z])\b", text)
+    return m.group(1) if m else ""
+
+
+def catalogue_known(catalogue: Any, minter: Minter) -> Iterator[tuple[str, str, str | None]]:
+    """(title key, node, year) of every defining paper the tool catalogue gives with DOI and title: a reference
+    with that title and no identifier cites that DOI (step 2)."""
+    if catalogue is None:
+        return
+    for t in catalogue.tools.values():
+        for doi, tkey, year in t.papers:
+            if doi and tkey:
+                yield tkey, minter.doi(doi), str(year) if year else None
 
 
 def id_node(p: ParsedRef, minter: Minter) -> tuple[str, str, str] | None:
@@ -245,7 +282,8 @@ def title_matcher(known: Callable[[str], Known], near: Near, size: int = 1 << 16
     def match(f: Feat) -> Res | None:
         assert f.tkey
         found, method, ratio, agree = candidates(f.tkey, f.year, f.atoks)
-        nodes = list(found)
+        own = Minter.doi(f.citing)
+        nodes = [n for n in found if n != own]  # a work does not cite itself: that is an earlier version
         if nodes and all("/10.48550/arxiv." in n for n in nodes) and not f.arxiv_text:
             return None  # a text that does not say arXiv may cite the published version: not merged
         if len(nodes) > 1:
@@ -327,8 +365,24 @@ def fuzzy_merges(keys: list[str], firsts: dict[str, Feat], merged: dict[str, str
                 merged[b] = merged.get(a, a)
 
 
-def emit_group(gkey: str, members: list[Feat], minter: Minter) -> tuple[list[tuple[Feat, Res]], CitedInfo]:
-    """Step 5: one cited-work node for a group (members in (citing, index) order), a resolution per member."""
+Earlier = Callable[[str, str | None, frozenset[str], str], str | None]
+
+
+def earlier_version(records: Iterable[tuple[str, str | None, frozenset[str]]], year: str | None,
+                    atoks: frozenset[str], citing: str) -> str | None:
+    """Step 5: the input work a group of references cites an earlier version of: a record with the group's
+    title, compatible first authors, and a year at least the group's (or the citing work itself, whatever
+    the year: a work does not cite itself); the first such node, or None."""
+    own = Minter.doi(citing)
+    hits = sorted(node for node, y, a in records
+                  if _authors_ok(a, atoks) and (node == own or (year is not None and y is not None and y >= year)))
+    return hits[0] if hits else None
+
+
+def emit_group(gkey: str, members: list[Feat], minter: Minter,
+               earlier: Earlier | None = None) -> tuple[list[tuple[Feat, Res]], CitedInfo]:
+    """Step 5: one cited-work node for a group (members in (citing, index) order), a resolution per member;
+    a title group that is an earlier version of an input work is linked to it (``earlier``)."""
     kind0, _, rest = gkey.partition(" ")
     if kind0 == "ref":
         r = members[0]
@@ -336,7 +390,7 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter) -> tuple[list[tup
         has_text = bool(r.title or r.urls)
         method = "unique" if has_text else "unresolved"
         score = (0.9 if r.year else 0.75) if has_text else 0.0
-        return [(r, Res(node, method, score, r.title or ""))], CitedInfo(node, r.title, None, r.year)
+        return [(r, Res(node, method, score, r.title or ""))], CitedInfo(node, r.title, None, r.year and r.year[:4])
     if kind0 == "url":
         node = minter.node("cited", "url", name_key(rest))
     elif kind0 == "citation":
@@ -351,9 +405,11 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter) -> tuple[list[tup
     years = sorted({m.year for m in members if m.year})
     urls = sorted(u for m in members for u in m.urls)
     out = []
+    url_titles = {m.tkey for m in members if m.url and m.tkey}
     for m in members:
         if kind0 == "url":
-            method, score, matched = ("url", 0.9, m.url or "") if m.url else ("title", 0.85, m.title or "")
+            method, score, matched = ("url", 0.9, m.url or "") if m.url else \
+                ("title", 0.85, m.title or "") if m.tkey in url_titles else ("tool-page", 0.85, m.title or "")
         elif m.fuzzy:
             method, score, matched = "title-fuzzy", 0.8, m.title or ""
         elif kind0 == "citation":
@@ -363,8 +419,13 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter) -> tuple[list[tup
         else:
             method, score, matched = "unique", 0.9 if m.year else 0.75, m.title or ""
         out.append((m, Res(node, method, round(score, 2), matched)))
+    link = None
+    if kind0 == "title" and earlier is not None and members[0].tkey:
+        year = years[0] if len(years) == 1 else None
+        atoks = frozenset().union(*(m.atoks for m in members))
+        link = earlier(members[0].tkey, year, atoks, members[0].citing)
     return out, CitedInfo(node, titles[0] if titles else None, urls[0] if urls else None,
-                          years[0] if len(years) == 1 else None)
+                          years[0][:4] if len(years) == 1 else None, preprint_of=link)
 
 
 def preprint_link(nodes: Iterable[str]) -> CitedInfo | None:
@@ -386,8 +447,8 @@ class Resolver:
     not fit in memory; both use the step functions above, and tests prove them equal.
     """
 
-    def __init__(self, minter: Minter) -> None:
-        self.minter = minter
+    def __init__(self, minter: Minter, catalogue: Any = None) -> None:
+        self.minter, self.catalogue = minter, catalogue
         self.feats: list[Feat] = []
         self.records: dict[str, tuple[str | None, str | None, frozenset[str]]] = {}
         self.parsed: dict[tuple[str, int], ParsedRef] = {}
@@ -396,7 +457,7 @@ class Resolver:
         doi, tkey, year, atoks = record_entry(work)
         self.records[doi] = (tkey, year, atoks)
         parsed: dict[int, ParsedRef] = {}
-        self.feats.extend(features(work, self.minter, parsed))
+        self.feats.extend(features(work, self.minter, parsed, self.catalogue))
         for index, p in parsed.items():
             self.parsed[(work.doi, index)] = p
 
@@ -405,9 +466,13 @@ class Resolver:
         out: dict[tuple[str, int], Res] = {}
         # 1. identifiers
         known: dict[str, Known] = defaultdict(list)
+        records: dict[str, list[tuple[str, str | None, frozenset[str]]]] = defaultdict(list)
         for doi, (tkey, year, atoks) in self.records.items():
             if tkey:
                 known[tkey].append((self.minter.doi(doi), year, atoks, "input record"))
+                records[tkey].append((self.minter.doi(doi), year, atoks))
+        for tkey, node, year in catalogue_known(self.catalogue, self.minter):
+            known[tkey].append((node, year, frozenset(), "catalogue"))
         rest: list[Feat] = []
         for r in refs:
             if r.id_node is None:
@@ -432,9 +497,12 @@ class Resolver:
                 unmatched.append(r)
         # 3. URLs, then titles shared between references
         groups: dict[str, list[Feat]] = defaultdict(list)
+        tool_pages: dict[str, set[str]] = defaultdict(set)  # catalogue tool -> URL groups of its main page
         for r in unmatched:
             if r.url:
                 groups[f"url {r.url}"].append(r)
+                if r.url_tool:
+                    tool_pages[r.url_tool].add(f"url {r.url}")
         url_titles: dict[str, list[tuple[str, str | None, frozenset[str]]]] = defaultdict(list)
         for gkey, members in groups.items():
             for m in members:
@@ -449,6 +517,8 @@ class Resolver:
             if tkey not in matchers:
                 matchers[tkey] = url_matcher(url_titles.get(tkey, ()))
             cands = matchers[tkey](r)
+            if not cands and r.doc_tool:
+                cands = set(tool_pages.get(r.doc_tool, ()))  # "Rocprofiler documentation" and its docs' URL
             if len(cands) == 1:
                 groups[cands.pop()].append(r)
             else:
@@ -481,13 +551,14 @@ class Resolver:
         infos: list[CitedInfo] = []
         for gkey in sorted(groups):
             members = sorted(groups[gkey], key=lambda r: (r.citing, r.index))
-            pairs, info = emit_group(gkey, members, self.minter)
+            pairs, info = emit_group(gkey, members, self.minter, lambda t, y, a, c: earlier_version(
+                records.get(t, ()), y, a, c))
             for m, res in pairs:
                 out[(m.citing, m.index)] = res
             infos.append(info)
         # 6. preprint <-> published links between identifier nodes that share a title
         for tkey in sorted(known):
-            if (link := preprint_link(n for n, *_ in known[tkey])) is not None:
+            if (link := preprint_link(n for n, _y, _a, src in known[tkey] if src != "catalogue")) is not None:
                 infos.append(link)
         return out, infos
 
@@ -500,9 +571,10 @@ class Resolver:
         return out, infos
 
 
-def resolve_works(works: Iterable[Work], minter: Minter) -> tuple[dict[tuple[str, int], Resolution], list[CitedInfo]]:
+def resolve_works(works: Iterable[Work], minter: Minter, catalogue: Any = None,
+                  ) -> tuple[dict[tuple[str, int], Resolution], list[CitedInfo]]:
     """Resolve every reference of ``works``; see the module docstring for the evidence order."""
-    resolver = Resolver(minter)
+    resolver = Resolver(minter, catalogue)
     for w in works:
         resolver.add_work(w)
     return resolver.resolve()

@@ -22,31 +22,40 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache, partial
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 from ..forked import quiet_worker
 from ..ids import Minter
+from .named import Mention, Named, decide_one
 from .parse import ParsedRef
 from .resolve import (
-    CitedInfo, Feat, Known, Resolution, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_score, near_titles,
-    preprint_link, title_clusters, title_matcher, url_matcher,
+    CitedInfo, Feat, Known, Resolution, catalogue_known, earlier_version, emit_group, kind_of, first_word,
+    fuzzy_block_key, fuzzy_merges, id_score, near_titles, preprint_link, title_clusters, title_matcher, url_matcher,
 )
 
 SEP = "\x1f"
 PARSED_FIELDS = ("title", "authors", "year", "venue", "urls", "arxiv", "doi", "doi_in_text", "accessed", "style")
-_REF_COLS = "rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, id_matched"
+_REF_COLS = ("rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, id_matched, "
+             "doc_tool, url_tool")
 _Q_COLS = ", ".join(f"ref.{c}" for c in _REF_COLS.split(", "))
 BATCH = 5000
 PARALLEL_ABOVE = 20_000  # references: with fewer, resolution runs in one process whatever ``jobs`` says
 TABLES = {
     "rec": "seq INTEGER, doi TEXT, tkey TEXT, year TEXT, atoks TEXT, title TEXT",
     "ref": "seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT, url TEXT, ckey TEXT, "
-           "title TEXT, urls TEXT, arxiv_text INTEGER, id_node TEXT, id_method TEXT, id_matched TEXT, parsed BLOB",
+           "title TEXT, urls TEXT, arxiv_text INTEGER, id_node TEXT, id_method TEXT, id_matched TEXT, parsed BLOB, "
+           "doc_tool TEXT, url_tool TEXT",
     "res": "citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT",
     "known": "tkey TEXT, fw TEXT, node TEXT, year TEXT, atoks TEXT, src TEXT",
     "um": "rid INTEGER PRIMARY KEY",
     "grp": "gkey TEXT, rid INTEGER, fuzzy INTEGER",
     "ut": "tkey TEXT, gkey TEXT, year TEXT, atoks TEXT",
+    "tp": "tool TEXT, gkey TEXT",
     "fb": "year TEXT, fw TEXT, gkey TEXT, rid INTEGER",
+    "mention": "seq INTEGER, citing TEXT, idx INTEGER, key TEXT, name TEXT, kind TEXT, category TEXT, method TEXT, "
+               "score REAL, matched TEXT",
+    "named": "key TEXT PRIMARY KEY, name TEXT, kind TEXT, category TEXT, score REAL, works INTEGER, methods TEXT, "
+             "status TEXT",
 }
 PART_TABLES = ("res", "um", "grp", "fb")  # what the steps that run on partitions write
 
@@ -56,9 +65,9 @@ def _toks(text: str | None) -> frozenset[str]:
 
 
 def _feat(row: tuple) -> tuple[int, Feat]:
-    rid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, node, method, matched = row
+    rid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, node, method, matched, doc, utool = row
     return rid, Feat(citing, idx, tkey, year, _toks(atoks), url, ckey, title, tuple(urls.split(SEP)) if urls else (),
-                     bool(arxiv_text), node, method, matched)
+                     bool(arxiv_text), node, method, matched, doc_tool=doc, url_tool=utool)
 
 
 def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
@@ -74,38 +83,44 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
 class DiskResolver:
     """Collect features with ``add``, drop superseded records with ``drop``, then ``resolve``."""
 
-    def __init__(self, path: Path, minter: Minter) -> None:
-        self.path, self.minter = Path(path), minter
+    def __init__(self, path: Path, minter: Minter, catalogue: Any = None) -> None:
+        self.path, self.minter, self.catalogue = Path(path), minter, catalogue
         self.db = connect(self.path)
         self._recs: list[tuple] = []
         self._refs: list[tuple] = []
+        self._mentions: list[tuple] = []
         self.db.executescript("".join(f"CREATE TABLE {t}({cols});" for t, cols in TABLES.items()))
 
     @staticmethod
     def rows(seq: int, record: tuple[str, str | None, str | None, frozenset[str]], title: str | None,
-             feats: Iterable[Feat], parsed: dict[int, ParsedRef]) -> tuple[tuple, list[tuple]]:
-        """The table rows of one record and its references (cheap to send between processes); the parsed
-        references are kept too, so that mapping need not parse them again."""
+             feats: Iterable[Feat], parsed: dict[int, ParsedRef],
+             mentions: Iterable[tuple[int, Mention]] = ()) -> tuple[tuple, list[tuple], list[tuple]]:
+        """The table rows of one record, its references and the named artifacts they mention (cheap to send
+        between processes); the parsed references are kept too, so that mapping need not parse them again."""
         doi, tkey, year, atoks = record
         return (seq, doi, tkey, year, SEP.join(sorted(atoks)), title), [
             (seq, f.citing, f.index, f.tkey, first_word(f.tkey) if f.tkey else None, f.year, SEP.join(sorted(f.atoks)),
              f.url, f.ckey, f.title, SEP.join(f.urls), int(f.arxiv_text), f.id_node, f.id_method, f.id_matched,
-             marshal.dumps(tuple(getattr(parsed[f.index], k) for k in PARSED_FIELDS)))
-            for f in feats]
+             marshal.dumps(tuple(getattr(parsed[f.index], k) for k in PARSED_FIELDS)), f.doc_tool, f.url_tool)
+            for f in feats], [(seq, doi, idx, m.key, m.name, m.kind, m.category, m.method, m.score, m.matched)
+                              for idx, m in mentions]
 
-    def add(self, rows: tuple[tuple, list[tuple]]) -> None:
+    def add(self, rows: tuple[tuple, list[tuple], list[tuple]]) -> None:
         """Store one record's rows (in batches: call ``flush`` before reading the tables)."""
-        rec, refs = rows
+        rec, refs, mentions = rows
         self._recs.append(rec)
         self._refs.extend(refs)
+        self._mentions.extend(mentions)
         if len(self._refs) >= BATCH:
             self.flush()
 
     def flush(self) -> None:
         self.db.executemany("INSERT INTO rec VALUES (?,?,?,?,?,?)", self._recs)
-        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self._refs)
+        self.db.executemany("INSERT INTO ref VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self._refs)
+        self.db.executemany("INSERT INTO mention VALUES (?,?,?,?,?,?,?,?,?,?)", self._mentions)
         self._recs.clear()
         self._refs.clear()
+        self._mentions.clear()
 
     def drop(self, seqs: Iterable[int]) -> None:
         """Forget the records (and their references) of these sequence numbers (superseded duplicates)."""
@@ -113,6 +128,23 @@ class DiskResolver:
         rows = [(s,) for s in seqs]
         self.db.executemany("DELETE FROM rec WHERE seq = ?", rows)
         self.db.executemany("DELETE FROM ref WHERE seq = ?", rows)
+        self.db.executemany("DELETE FROM mention WHERE seq = ?", rows)
+
+    def decide_named(self) -> None:
+        """The corpus's view of every name the references mention (``kg.refs.named.decide_one``), into table
+        ``named``, read by ``Lookup.named``."""
+        self.flush()
+        scan = self.db.execute("SELECT key, citing, name, kind, category, method, score, matched FROM mention "
+                               "ORDER BY key, citing, idx")
+        rows = []
+        for key, group in groupby(scan, key=lambda r: r[0]):
+            n = decide_one([(citing, Mention(key, name, kind, category, method, score, matched))
+                            for _k, citing, name, kind, category, method, score, matched in group])
+            if n is not None:
+                rows.append((n.key, n.name, n.kind, n.category, n.score, n.works, SEP.join(n.methods), n.status))
+                _flush(self.db, "INSERT INTO named VALUES (?,?,?,?,?,?,?,?)", rows)
+        _flush(self.db, "INSERT INTO named VALUES (?,?,?,?,?,?,?,?)", rows, True)
+        self.db.execute("CREATE INDEX mention_c ON mention(citing)")
 
     # ------------------------------------------------------------------ resolution
 
@@ -123,6 +155,7 @@ class DiskResolver:
         self.flush()
         db, minter = self.db, self.minter
         db.execute("CREATE INDEX rec_seq ON rec(seq)")
+        db.execute("CREATE INDEX rec_t ON rec(tkey)")
         db.execute("CREATE INDEX ref_seq ON ref(seq)")
         # 1. identifiers
         db.executemany("INSERT INTO known VALUES (?,?,?,?,?,?)", (
@@ -130,6 +163,9 @@ class DiskResolver:
             for doi, tkey, year, atoks in db.execute("SELECT doi, tkey, year, atoks FROM rec WHERE tkey IS NOT NULL")))
         db.execute("INSERT INTO known SELECT tkey, fw, id_node, year, atoks, 'reference' FROM ref "
                    "WHERE id_node IS NOT NULL AND tkey IS NOT NULL")
+        db.executemany("INSERT INTO known VALUES (?,?,?,?,?,?)", (
+            (tkey, first_word(tkey), node, year, "", "catalogue")
+            for tkey, node, year in catalogue_known(self.catalogue, minter)))
         db.create_function("id_score", 1, id_score, deterministic=True)
         db.execute("INSERT INTO res SELECT citing, idx, id_node, id_method, id_score(id_method), id_matched FROM ref "
                    "WHERE id_node IS NOT NULL")
@@ -146,6 +182,9 @@ class DiskResolver:
             db.execute("INSERT INTO ut SELECT tkey, 'url ' || url, year, atoks FROM ref JOIN um ON ref.rowid = um.rid "
                        "WHERE url IS NOT NULL AND tkey IS NOT NULL")
             db.execute("CREATE INDEX ut_t ON ut(tkey)")
+            db.execute("INSERT INTO tp SELECT DISTINCT url_tool, 'url ' || url FROM ref JOIN um ON ref.rowid = um.rid "
+                       "WHERE url IS NOT NULL AND url_tool IS NOT NULL")
+            db.execute("CREATE INDEX tp_t ON tp(tool)")
             run(_groups_step, "ref.tkey")
             db.execute("CREATE INDEX grp_g ON grp(gkey)")
             # 4. guarded fuzzy merge of title groups, block by block
@@ -162,13 +201,14 @@ class DiskResolver:
             # 5. one node per group
             run(_emit_step, "grp.gkey", on_info)
         # 6. preprint <-> published links between identifier nodes that share a title
-        for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known ORDER BY tkey"), key=lambda r: r[0]):
+        for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known WHERE src != 'catalogue' ORDER BY tkey"),
+                                    key=lambda r: r[0]):
             if (link := preprint_link(n for _t, n in rows_)) is not None:
                 on_info(link)
         db.execute("CREATE INDEX res_c ON res(citing)")
         db.execute("CREATE INDEX ref_c ON ref(citing)")
         db.execute("CREATE INDEX rec_d ON rec(doi)")
-        for table in ("known", "um", "grp", "ut", "fb"):
+        for table in ("known", "um", "grp", "ut", "tp", "fb"):
             db.execute(f"DROP TABLE {table}")
         db.commit()
 
@@ -233,6 +273,8 @@ def _groups_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, _m
         leftovers: list[Feat] = []
         for rid, f in group:
             cands = titles(f)
+            if not cands and f.doc_tool:
+                cands = {g for (g,) in db.execute("SELECT gkey FROM tp WHERE tool = ?", (f.doc_tool,))}
             if len(cands) == 1:
                 members.append((cands.pop(), rid, 0))
             elif f.tkey:
@@ -258,6 +300,11 @@ def _emit_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, mint
     """Step 5 on the groups ``where`` selects: one node per group; the resolutions go to table res, what
     the group tells about its cited work to ``on_info``."""
     rows: list[tuple] = []
+
+    def earlier(tkey: str, year: str | None, atoks: frozenset[str], citing: str) -> str | None:
+        return earlier_version(((minter.doi(d), y, _toks(a)) for d, y, a in db.execute(
+            "SELECT doi, year, atoks FROM rec WHERE tkey = ?", (tkey,))), year, atoks, citing)
+
     scan = db.execute(f"SELECT grp.gkey, grp.fuzzy, {_Q_COLS} FROM grp JOIN ref ON ref.rowid = grp.rid "
                       f"WHERE {where} ORDER BY grp.gkey, ref.citing, ref.idx")
     for gkey, group in groupby(scan, key=lambda r: r[0]):
@@ -266,7 +313,7 @@ def _emit_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, mint
             f = _feat(r[2:])[1]
             f.fuzzy = bool(r[1])
             feats.append(f)
-        pairs, info = emit_group(gkey, feats, minter)
+        pairs, info = emit_group(gkey, feats, minter, earlier)
         rows.extend((m.citing, m.index, res.cited, res.method, res.score, res.matched) for m, res in pairs)
         _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", rows)
         on_info(info)
@@ -348,6 +395,13 @@ class Lookup:
         return {idx: Resolution(cited, method, score, matched, kind_of(parsed[idx]), parsed[idx])
                 for idx, cited, method, score, matched in
                 self.db.execute("SELECT idx, cited, method, score, matched FROM res WHERE citing = ?", (citing,))}
+
+    def named(self, citing: str) -> dict[str, Named]:
+        """The corpus's view of every name the references of one citing work mention, by key."""
+        return {key: Named(key, name, kind, category, score, works, tuple(methods.split(SEP)) if methods else (), status)
+                for key, name, kind, category, score, works, methods, status in self.db.execute(
+                    "SELECT key, name, kind, category, score, works, methods, status FROM named WHERE key IN "
+                    "(SELECT key FROM mention WHERE citing = ?) ORDER BY key", (citing,))}
 
     def cited_records(self, citing: str) -> dict[str, tuple[str | None, str | None]]:
         """(title, issued year) of every input work the resolved references of one citing work point to, by DOI

@@ -14,22 +14,31 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import orjson
 
 from ..errors import InputError
 from ..resources import data_file
+from .named import name_key, repository_of
 from .parse import ParsedRef, fold, title_key
 from .resolve import normalize_url
 
 DOC_WORDS = (r"documentation|docs|user'?s? guide|programming guide|guide|manual|api(?: reference| guide| docs)?|"
              r"reference(?: manual)?|sdk|toolkit|library|project|website|home ?page|repository|github|overview|"
              r"tutorials?|recipes?|release notes|white ?paper|developer|software|tool|tools|framework|profiler|"
-             r"official|version|v?\d+(?:\.\d+)*")
-CANDIDATE_HOSTS = ("github.com/", "gitlab.com/", "bitbucket.org/", "pypi.org/project/", "crates.io/crates/",
-                   "npmjs.com/package/", "anaconda.org/", "readthedocs.io")
+             r"runtime|compiler|container|containers|official|version|v?\d+(?:\.\d+)*")
+# what may stand before the subject of a documentation title: "A guide to PyTorch's CUDA caching allocator"
+LEAD_IN = re.compile(r"^\W*(?:an?\s+|the\s+)?(?:guide|introduction|tutorial|primer|overview|deep dive|walkthrough|"
+                     r"notes)\s+(?:to|into|of|on|for)\s+", re.I)
+# the words of a title that names a tool's main page ("Rocprofiler documentation"), not a particular document
+MAIN_PAGE_WORDS = frozenset("documentation docs doc homepage home page website web site official site project product "
+                            "overview".split())
+# trailing path segments that only pick a language or a version of a tool's documentation ("en/docs-5.0.2")
+_VERSION_SEGMENT = re.compile(r"(?:[a-z]{2}(?:-[a-z]{2})?|latest|stable|current|master|main|dev|docs?|index|"
+                              r"(?:docs?|r|v|version|release)?[-_]?\d+(?:\.\d+)*(?:[-_.][\w]+)?)", re.I)
+SEGMENTS = re.compile(r"\s+[|·•]\s+|\s+[–—]\s+")  # "NGC | PyTorch", "CUDA Toolkit – cuBLAS"
 MEMO_SIZE = 1 << 16  # remembered recognitions (cleared when full)
-CANDIDATE_CUES = re.compile(r"\b(documentation|user'?s? guide|api reference|sdk|toolkit)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class Tool:
     url_patterns: tuple[str, ...] = ()
     paper_dois: frozenset[str] = frozenset()
     paper_titles: tuple[tuple[str, int | None], ...] = ()  # (title key, year)
+    papers: tuple[tuple[str | None, str | None, int | None], ...] = ()  # (DOI, title key, year) of each paper
     wikidata: str | None = None
     case_sensitive: bool = False
     context: tuple[str, ...] = ()
@@ -50,19 +60,37 @@ class Tool:
     patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False)
     folded_context: tuple[str, ...] = field(default=(), compare=False)
     folded_exclude: tuple[str, ...] = field(default=(), compare=False)
+    source: str = "catalogue"  # catalogue, or references (named by the references that cite it)
+    kind: str = "tool"  # tool (software), or a named artifact cited like one: benchmark, algorithm, model, dataset
+    score: float | None = None  # for a tool named by references: the corpus's confidence
+    works: int = 0  # for a tool named by references: how many works cite it
 
 
 @dataclass(frozen=True, slots=True)
 class ToolMatch:
     tool: Tool
-    method: str  # doi, url, paper-title, alias
+    method: str  # doi, url, paper-title, alias, alias-author, cited-record; named-system, repository-url, ...
     score: float
     matched: str
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
+    """Software a reference seems to cite, too weakly evidenced to be a tool: for a person to promote."""
+
+    key: str
     name: str
+    score: float
+    matched: str
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactMatch:
+    """A named model, dataset, benchmark suite or algorithm a reference cites (kg.refs.named.Named)."""
+
+    artifact: Any
+    method: str
     score: float
     matched: str
 
@@ -88,6 +116,23 @@ class Catalogue:
         self.by_first_word: dict[str, list[Tool]] = {}  # folded first word of an alias or of the vendor
         self.by_host: dict[str, list[tuple[str, Tool]]] = {}
         self._memo: dict[tuple[ParsedRef, str | None, str], tuple[ToolMatch, ...]] = {}
+        # the names the catalogue knows (a tool the references name under one of them is another thing of
+        # that name: its node is {base}tool/named/{key}, apart from the catalogue's)
+        self.keys: frozenset[str] = frozenset(
+            name_key(x) for t in self.tools.values() for x in (t.id, t.name, *t.aliases) if name_key(x))
+        self.main_pages: dict[str, str] = {}  # normalised homepage or URL pattern -> tool id (if only one tool)
+        self.by_alias: dict[str, list[Tool]] = {}  # folded alias -> tools
+        clash: set[str] = set()
+        for t in self.tools.values():
+            for page in {*t.url_patterns, (normalize_url(t.homepage or "") or "").lower()} - {""}:
+                if self.main_pages.setdefault(page, t.id) != t.id:
+                    clash.add(page)
+            for a in t.aliases:
+                if fold(a):
+                    self.by_alias.setdefault(fold(a), []).append(t)
+        for page in clash:
+            del self.main_pages[page]
+        self.vendor_words = frozenset(w for t in self.tools.values() for w in fold(t.vendor or "").split() if len(w) > 2)
         for t in self.tools.values():
             for d in t.paper_dois:
                 self.by_doi.setdefault(d, []).append(t)
@@ -160,15 +205,26 @@ class Catalogue:
             if not nu:
                 continue
             low = nu.lower()
-            hits = [(len(p), t) for p, t in self.by_host.get(low.split("/", 1)[0], ())
+            hits = [(len(p), p, t) for p, t in self.by_host.get(low.split("/", 1)[0], ())
                     if low == p or low.startswith((p + "/", p + "?", p + "#"))]
             if hits:
-                longest = max(n for n, _t in hits)  # a sub-tool's page does not also tag its parent
-                for n, t in hits:
-                    if n == longest and not self._vetoed(t, folded_text):
-                        keep(ToolMatch(t, "url", 0.95, url))
-        subject = parsed.title or ""
-        if subject:
+                longest = max(n for n, _p, _t in hits)  # a sub-tool's page does not also tag its parent
+                package = repository_of(url)
+                for n, pattern, t in hits:
+                    if n != longest or self._vetoed(t, folded_text):
+                        continue
+                    if package and pattern.count("/") <= 1 and fold(package[0]) not in {fold(a) for a in t.aliases}:
+                        continue  # a package's page on a site-wide pattern ("bioconductor.org/packages/X") is X
+                    keep(ToolMatch(t, "url", 0.95, url))
+        title = parsed.title or ""
+        subjects = [title]
+        if title and (lead := LEAD_IN.match(title)):
+            subjects.append(title[lead.end():])
+        if title and SEGMENTS.search(title):
+            subjects.extend(seg for seg in SEGMENTS.split(title) if seg.strip())
+        for subject in dict.fromkeys(subjects):
+            if not subject:
+                continue
             spans: list[tuple[int, int, Tool, str]] = []
             words = fold(subject).split()[:3]
             if words and words[0] == "the":
@@ -192,6 +248,42 @@ class Catalogue:
                 if any(fold(a) == author for a in t.aliases) and self._context_ok(t, folded_text):
                     keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
         return tuple(found[k] for k in sorted(found))
+
+    def vetoes(self, name: str, text: str) -> bool:
+        """A catalogue tool named ``name`` has an exclusion phrase in ``text``: the catalogue says the text is
+        about something else of that name ("Amos Tversky", "NeMo Megatron")."""
+        folded = fold(text)
+        return any(self._vetoed(t, folded) for t in self.by_alias.get(fold(name), ()))
+
+    def main_page_of_url(self, url: str) -> str | None:
+        """The tool whose main page (homepage or URL pattern, in any language or version of its documentation)
+        a URL is, or None."""
+        parts = ((normalize_url(url) if "://" in url else url) or "").lower().split("/")
+        while len(parts) > 1 and _VERSION_SEGMENT.fullmatch(parts[-1]):
+            parts.pop()
+        return self.main_pages.get("/".join(parts))
+
+    def main_page_of_title(self, title: str | None) -> str | None:
+        """The tool a title names and nothing else, as a main page does ("NVIDIA CUPTI", "Rocprofiler
+        documentation", "CUDA Profiling Tools Interface (CUPTI) - CUDA Toolkit": the part before the site's
+        name), or None. A particular document ("user guide", "API reference") is not the main page."""
+        if not title:
+            return None
+        words = fold(SEGMENTS.split(title)[0].split(" - ")[0]).split()
+        n = len(words)
+        spans = {" ".join(words[i:j]) for i in range(n) for j in range(i + 1, n + 1)}
+        tools = sorted({t.id: t for span in spans for t in self.by_alias.get(span, ())}.items())
+        fits = []
+        for tid, t in tools:
+            aliases = {fold(a) for a in t.aliases}
+            covered = [False] * n + [True]  # covered[i]: words[i:] are aliases of t and filler words
+            for i in range(n - 1, -1, -1):
+                filler = words[i] in MAIN_PAGE_WORDS or words[i] in self.vendor_words
+                covered[i] = (filler and covered[i + 1]) or any(
+                    " ".join(words[i:j]) in aliases and covered[j] for j in range(i + 1, n + 1))
+            if covered[0] and any(" ".join(words[i:j]) in aliases for i in range(n) for j in range(i + 1, n + 1)):
+                fits.append(tid)
+        return fits[0] if len(fits) == 1 else None
 
     def recognise_record(self, title: str, year: str | None) -> list[ToolMatch]:
         """Tools a reference cites through the input record it resolved to: the record's title is a
@@ -227,28 +319,6 @@ class Catalogue:
         padded = f" {folded_text}"
         return any(f" {c}" in padded for c in t.folded_context)
 
-    def candidate(self, parsed: ParsedRef, text: str) -> Candidate | None:
-        """A tool candidate named from a reference with strong software cues, or None."""
-        for url in parsed.urls:
-            nu = normalize_url(url) or ""
-            for host in CANDIDATE_HOSTS:
-                if nu.startswith(host) or (host == "readthedocs.io" and nu.split("/", 1)[0].endswith(".readthedocs.io")):
-                    parts = nu.split("/")
-                    if host.startswith(("github", "gitlab", "bitbucket")) and len(parts) >= 3 and parts[2]:
-                        return Candidate(parts[2], 0.6, url)
-                    if host == "readthedocs.io":
-                        return Candidate(parts[0].split(".")[0], 0.5, url)
-                    if len(parts) >= 3 and parts[-1]:
-                        return Candidate(parts[-1], 0.6, url)
-        title = parsed.title or ""
-        m = CANDIDATE_CUES.search(title)
-        if m:
-            name = re.sub(rf"\b(?:{DOC_WORDS})\b", " ", title, flags=re.I)
-            name = re.sub(r"\s*[:\-–—,|]\s*$", "", re.sub(r"\s+", " ", name)).strip(" :-–—,.")
-            if 2 <= len(name) <= 60:
-                return Candidate(name, 0.5, m.group(0))
-        return None
-
 
 def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, Tool]]:
     known_categories = known_categories or {}
@@ -275,6 +345,10 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) 
         aliases = tuple(dict.fromkeys([t["name"], *(a for a in t.get("aliases", []) if isinstance(a, str))]))
         vendor = t.get("vendor") if isinstance(t.get("vendor"), str) else None
         cs = bool(t.get("case_sensitive", False))
+        kind = t.get("kind", "tool")
+        if kind not in ("tool", "benchmark", "algorithm", "model", "dataset"):
+            raise InputError(where, f"kind {kind!r} is not one of tool, benchmark, algorithm, model, dataset",
+                             "fix the entry's \"kind\"")
         papers = [p for p in t.get("papers", []) if isinstance(p, dict)]
         out[t["id"]] = Tool(
             id=t["id"], name=t["name"], category=t["category"], aliases=aliases, vendor=vendor,
@@ -283,7 +357,10 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) 
             paper_dois=frozenset(p["doi"].lower() for p in papers if isinstance(p.get("doi"), str)),
             paper_titles=tuple((k, p.get("year") if isinstance(p.get("year"), int) else None)
                                for p in papers if (k := title_key(p.get("title")))),
-            wikidata=t.get("wikidata"), case_sensitive=cs,
+            papers=tuple((p["doi"].lower() if isinstance(p.get("doi"), str) else None,
+                          title_key(p.get("title") if isinstance(p.get("title"), str) else None),
+                          p.get("year") if isinstance(p.get("year"), int) else None) for p in papers),
+            wikidata=t.get("wikidata"), case_sensitive=cs, kind=kind,
             context=tuple(t.get("context", [])), exclude=tuple(t.get("exclude", [])),
             patterns=tuple(_alias_pattern(a, vendor, cs) for a in aliases),
             folded_context=tuple(fold(c) for c in t.get("context", []) if fold(c)),
