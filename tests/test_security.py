@@ -9,6 +9,7 @@ checks the exact one-line outcome and that the command ended within a bounded wa
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +28,7 @@ from kg.fetch import MAX_PAUSE, file_name
 from kg.net import NetError, request, same_host
 from kg.queries import remote_clauses
 
+TLS = Path(__file__).resolve().parent / "data" / "tls"  # a self-signed certificate for 127.0.0.1 (to 2126)
 GRAPH_LINES = [
     '<http://example.org/w1> <http://example.org/title> "One" <http://example.org/g1> .\n',
     '<http://example.org/w2> <http://example.org/title> "Two" <http://example.org/g2> .\n',
@@ -155,6 +157,17 @@ def _serve(server: Hostile) -> Iterator[Hostile]:
         server.stopping.set()
         server.server.shutdown()
         server.server.server_close()
+
+
+@pytest.fixture
+def tls_hostile() -> Iterator[Hostile]:
+    """The hostile server behind TLS, with the certificate of tests/data/tls."""
+    server = Hostile()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(TLS / "cert.pem", TLS / "key.pem")
+    server.server.socket = context.wrap_socket(server.server.socket, server_side=True)
+    server.url = f"https://127.0.0.1:{server.port}"
+    yield from _serve(server)
 
 
 @pytest.fixture
@@ -442,6 +455,19 @@ def test_the_deadline_covers_the_whole_request(hostile: Hostile) -> None:
     with pytest.raises(NetError, match=r"^no complete answer within 0\.5 s$"):
         request(url, timeout=0.5, max_bytes=1 << 20)
     assert time.monotonic() - started < 2
+
+
+def test_https_is_verified_and_bounded_too(tls_hostile: Hostile, monkeypatch: pytest.MonkeyPatch) -> None:
+    ok = tls_hostile.on("/ok", answer(200, b"hello"))
+    drip = tls_hostile.on("/drip", drip_body(tls_hostile.stopping))
+    with pytest.raises(NetError, match=r"^cannot reach https://127\.0\.0\.1:\d+ \(\[SSL: CERTIFICATE_VERIFY_FAILED\]"):
+        request(ok, timeout=5, max_bytes=100)
+    monkeypatch.setenv("SSL_CERT_FILE", str(TLS / "cert.pem"))  # now the certificate is trusted
+    assert request(ok, timeout=5, max_bytes=100).body == b"hello"
+    started = time.monotonic()
+    with pytest.raises(NetError, match=r"^no complete answer within 1 s$"):
+        request(drip, timeout=1, max_bytes=1 << 20)
+    assert time.monotonic() - started < 3
 
 
 # ---------------------------------------------------------------- bounded network I/O: --endpoint
