@@ -98,31 +98,32 @@ def answer(status: int, body: bytes, headers: dict[str, str] | None = None, leng
     return lambda h: send(h, status, body, headers, length)
 
 
+def _drip(h: BaseHTTPRequestHandler, stopping: threading.Event, byte: bytes) -> None:
+    """``byte`` every 0.2 s, for a minute at most."""
+    for _ in range(300):
+        if stopping.wait(0.2):
+            return
+        h.wfile.write(byte)
+        h.wfile.flush()
+
+
 def drip_body(stopping: threading.Event) -> Action:
-    """200 with a Content-Length of 1 MB, then one byte every 0.2 s (for a minute at most)."""
+    """200 with a Content-Length of 1 MB, then one byte every 0.2 s."""
     def act(h: BaseHTTPRequestHandler) -> None:
         h.send_response(200)
         h.send_header("Content-Type", "application/json")
         h.send_header("Content-Length", "1000000")
         h.end_headers()
-        for _ in range(300):
-            if stopping.wait(0.2):
-                return
-            h.wfile.write(b" ")
-            h.wfile.flush()
+        _drip(h, stopping, b" ")
     return act
 
 
 def drip_headers(stopping: threading.Event) -> Action:
-    """A status line, then a header one byte every 0.2 s (for a minute at most)."""
+    """A status line, then a header one byte every 0.2 s."""
     def act(h: BaseHTTPRequestHandler) -> None:
         h.wfile.write(b"HTTP/1.1 200 OK\r\nX-Drip: ")
         h.wfile.flush()
-        for _ in range(300):
-            if stopping.wait(0.2):
-                return
-            h.wfile.write(b"a")
-            h.wfile.flush()
+        _drip(h, stopping, b"a")
     return act
 
 
