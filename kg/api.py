@@ -18,7 +18,8 @@ from .forked import Forked, forking_works
 from .errors import InputError, KgError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
-from .queries import Results, bound_text, find_query, sorted_lists
+from .net import DEFAULT_MAX_BYTES
+from .queries import Results, bound_text, check_local, find_query, sorted_lists
 from .validate import Report
 from .stream import build_stream, scratch_dir
 from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
@@ -241,24 +242,35 @@ def _canonical(path: Path) -> bool:
 
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
-          engine: str = "oxigraph") -> Results:
+          engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
+          max_bytes: int = DEFAULT_MAX_BYTES) -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
-    graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint."""
+    graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint
+    (bounded by ``timeout`` seconds and ``max_bytes``). A local source refuses a query that would fetch
+    data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
+    list columns come back sorted."""
     stored = None
     if text is None:
         stored = find_query(name_or_file)
         text = bound_text(stored, params)
+        is_file = name_or_file.endswith(".rq") or Path(name_or_file).is_file()
+        source = f"query file {name_or_file}" if is_file else f"query {stored.name!r}"
     elif params:
         raise UsageError("--param goes with stored queries; write the values into the -e text instead")
-    res = _query(text, graphs, store, endpoint, engine)
+    else:
+        source = "the -e query"
+    res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes)
     return sorted_lists(res, stored.lists) if stored is not None else res
 
 
-def _query(text: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str) -> Results:
+def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str,
+           allow_remote: bool, timeout: float, max_bytes: int) -> Results:
     if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
         raise UsageError("give one source: --graph, --store or --endpoint")
     if endpoint:
-        return query_endpoint(endpoint, text)
+        return query_endpoint(endpoint, text, timeout, max_bytes)
+    if not allow_remote:
+        check_local(text, source)
     if store:
         return query_oxigraph(open_disk_store(store), text)
     sources = graphs or [workspace_graph()]
@@ -269,7 +281,7 @@ def _query(text: str, graphs: list[Path] | None, store: Path | None, endpoint: s
         lines: set[str] = set()
         for s in sources:
             lines.update(read_graph_lines(s))
-        return query_rdflib(sorted(lines), text)
+        return query_rdflib(sorted(lines), text, allow_remote)
     return query_oxigraph(load_store(sources), text)
 
 
@@ -283,10 +295,11 @@ STATS = {
 }
 
 
-def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None) -> Results:
+def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
+          timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES) -> Results:
     """Counts of works, references, cited works, tools, people and triples, as one result row."""
     row = []
     for _name, text in STATS.items():
-        res = query("", {}, graphs, text=text, store=store, endpoint=endpoint)
+        res = query("", {}, graphs, text=text, store=store, endpoint=endpoint, timeout=timeout, max_bytes=max_bytes)
         row.append(res.rows[0][0] if res.rows else ("literal", "0", "http://www.w3.org/2001/XMLSchema#integer", None))
     return Results(list(STATS), [row])

@@ -16,6 +16,7 @@ from .cli_common import Fail
 from .errors import KgError
 from .export import FORMATS
 from .ids import DEFAULT_BASE
+from .net import DEFAULT_MAX_BYTES
 from .queries import render, stored_queries
 from .resources import seeds_dir
 
@@ -240,17 +241,28 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
               help="Query these graph files (default: the workspace graph).")
 @click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
 @click.option("--store", type=click.Path(path_type=Path), help="Query the embedded store built by 'kg build --store DIR'.")
-@click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (URL).")
+@click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (http or https URL).")
 @click.option("--engine", type=click.Choice(["oxigraph", "rdflib"]), default="oxigraph", show_default=True,
               help="Engine for graph files and the workspace.")
+@click.option("--allow-remote", is_flag=True,
+              help="Let a query on the workspace, --graph or --store fetch data from elsewhere: SERVICE calls "
+                   "to other servers (with the values bound so far) and, on rdflib, FROM / FROM NAMED loading "
+                   "the graphs they name from the network or local files. The engines make these requests "
+                   "themselves, outside --timeout and --max-bytes.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, body).")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
+              metavar="N", help="With --endpoint: the largest answer accepted.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
 def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
-          store: Path | None, endpoint: str | None, engine: str, fmt: str) -> None:
+          store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
+          max_bytes: int, fmt: str) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
-    Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL; every
-    source answers over the union of its graphs.
+    Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
+    https); every source answers over the union of its graphs. A query on a local source stays
+    local: SERVICE, FROM and FROM NAMED are refused unless --allow-remote.
 
     \b
     Example:
@@ -261,7 +273,8 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
         raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
     try:
         res = api.query(name or "", _params(params), list(graphs) or None, text=text, store=store,
-                        endpoint=endpoint, engine=engine)
+                        endpoint=endpoint, engine=engine, allow_remote=allow_remote, timeout=timeout,
+                        max_bytes=max_bytes)
     except KgError as e:
         raise _fail(e) from None
     click.echo(render(res, fmt), nl=False)
@@ -270,10 +283,15 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
 @main.command()
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path), help="Graph files.")
 @click.option("--store", type=click.Path(path_type=Path), help="The embedded store of 'kg build --store DIR'.")
-@click.option("--endpoint", help="A SPARQL 1.1 Protocol endpoint (URL).")
+@click.option("--endpoint", help="A SPARQL 1.1 Protocol endpoint (http or https URL).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              metavar="S", help="With --endpoint: seconds each request may take in all (connect, headers, body).")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
+              metavar="N", help="With --endpoint: the largest answer accepted.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
-def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, fmt: str) -> None:
+def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, timeout: float, max_bytes: int,
+          fmt: str) -> None:
     """Count works, references, cited works, tools, people and triples.
 
     \b
@@ -281,7 +299,7 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, fm
       kg stats --format json
     """
     try:
-        res = api.stats(list(graphs) or None, store, endpoint)
+        res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes)
     except KgError as e:
         raise _fail(e) from None
     click.echo(render(res, fmt), nl=False)

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from . import fetch as fetching
+from . import net
 from .cli_common import Fail
 from .errors import KgError
 
@@ -86,20 +87,25 @@ def summary_lines(report: fetching.FetchReport, client: fetching.Client, max_doi
 @click.option("--jobs", type=click.IntRange(1, 8), default=4, show_default=True, metavar="N",
               help="Requests in flight at most.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True, metavar="S",
-              help="Seconds a request may take.")
+              help="Seconds a request may take in all: connect, headers and body (redirects included).")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=net.DEFAULT_MAX_BYTES, show_default=True,
+              metavar="N", help="The largest answer accepted; a larger one fails that DOI (not retried).")
 @click.option("--retries", type=click.IntRange(0, 10), default=5, show_default=True, metavar="N",
               help="Retries on 429, 5xx, timeouts, network errors and broken answers.")
 @click.option("--backoff", type=click.FloatRange(min=0), default=1.0, show_default=True, metavar="S",
               help="Seconds before the first retry; doubles with each retry, with full jitter.")
 def fetch(dois: tuple[str, ...], from_files: tuple[Path, ...], cited_by: tuple[str, ...], depth: int | None,
           max_dois: int, out_dir: Path, mailto: str | None, api_url: str, refresh: bool, jobs: int,
-          timeout: float, retries: int, backoff: float) -> None:
+          timeout: float, max_bytes: int, retries: int, backoff: float) -> None:
     """Fetch Crossref work records (/works/DOI) into a folder that 'kg build' reads.
 
     DOIs come as arguments (10.x/y, doi:10.x/y or https://doi.org/10.x/y), from --from-file, or from
     the references of the records under --cited-by. Each response is saved unchanged, one file a DOI;
     a DOI already saved or known to be missing (404) is not asked again unless --refresh. Requests are
     polite: a User-Agent with --mailto, the server's rate limits and Retry-After, retries with backoff.
+    Answers are bounded and checked: --timeout for a whole request, --max-bytes, a pause the server asks
+    for of at most 60 s, redirects only on the API's host, and a record saved only when it is the record
+    of the DOI asked for (or lists it among its aliases).
     Exit codes: 0 every DOI fetched, cached or missing, 1 some DOIs failed, 2 usage error or bad input,
     130 interrupted (run the same command again to resume).
 
@@ -113,7 +119,7 @@ def fetch(dois: tuple[str, ...], from_files: tuple[Path, ...], cited_by: tuple[s
         targets = fetching.read_dois(dois, from_files)
         if not targets and not cited_by:
             raise Fail("nothing to fetch: give DOIs, --from-file FILE or --cited-by PATH; see 'kg fetch --help'")
-        client = fetching.Client(api_url, mailto, timeout, retries, backoff)
+        client = fetching.Client(api_url, mailto, timeout, retries, backoff, max_bytes=max_bytes)
     except KgError as e:
         raise Fail(str(e), e.exit_code) from None
     if not mailto:

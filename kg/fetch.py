@@ -4,9 +4,11 @@ The folder is the cache: one file a DOI holding the response body unchanged, nam
 DOI (``10.1145%2f3341301.3359646.json``) and written atomically; DOIs the API does not know (404) are
 listed in ``.missing.tsv`` beside them. Every request goes through one ``Client``: a User-Agent with the
 version and the mailto contact, a rate limiter shared by all threads that adopts the server's
-``X-Rate-Limit-*`` headers and pauses everyone on ``Retry-After``, retries with exponential backoff and
-full jitter, and a timeout. ``fetch_works`` walks DOIs breadth-first, up to ``depth`` hops of references
-from the starting records, with a bounded number of requests in flight.
+``X-Rate-Limit-*`` headers and pauses everyone on ``Retry-After`` (a pause or pace over ``MAX_PAUSE`` fails
+the request instead), retries with exponential backoff and full jitter, and kg.net's bounds: a total
+deadline, a cap on the answer's size, redirects only on the API's host. A record is saved only when it is
+the record of the DOI asked for (or lists it among its aliases). ``fetch_works`` walks DOIs breadth-first,
+up to ``depth`` hops of references from the starting records, with a bounded number of requests in flight.
 
 Example: ``fetch_works(["10.1145/3341301.3359646"], Path("fetched"), Client(mailto="you@example.org"))``
 """
@@ -15,24 +17,20 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
-import http.client
 import random
 import re
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import date, timezone
-from email.message import Message
 from pathlib import Path
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import orjson
 
-from . import __version__
+from . import __version__, net
 from .errors import InputError, KgError, UsageError
 from .export import atomic_writer
 from .normalize import normalize, normalize_doi
@@ -43,7 +41,7 @@ DEFAULT_API_URL = "https://api.crossref.org"
 PROJECT_URL = "https://w3id.org/crossref-kg"
 MISSING_FILE = ".missing.tsv"
 MAX_NAME = 200
-MAX_PAUSE = 3600.0
+MAX_PAUSE = 60.0  # the longest a server may make kg fetch wait (Retry-After, or between two requests)
 DOI_HINT = "give it as 10.1145/3341301.3359646, doi:10.1145/... or https://doi.org/10.1145/..."
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -159,6 +157,18 @@ def work_problem(body: bytes) -> str | None:
     return None
 
 
+def other_record(body: bytes, doi: str) -> str | None:
+    """The DOI of the work record ``body`` (valid by ``work_problem``) when it is not the record of ``doi``:
+    neither its DOI (after normalisation) nor one of its ``aliases``; None when it is ``doi``'s record."""
+    message = orjson.loads(body)["message"]
+    if parse_doi(message["DOI"]) == doi:
+        return None
+    aliases = message.get("aliases")
+    if isinstance(aliases, list) and doi in {parse_doi(a) for a in aliases if isinstance(a, str)}:
+        return None
+    return message["DOI"]
+
+
 # ---------------------------------------------------------------- headers
 
 
@@ -184,10 +194,10 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 def parse_interval(value: str | None) -> float | None:
     """Seconds in an ``X-Rate-Limit-Interval`` value such as ``1s``, ``500ms`` or ``1m``; None when unreadable."""
     m = _INTERVAL.match(value or "")
-    if not m:
+    if not m or len(m.group(1)) > 12:
         return None
     seconds = float(m.group(1)) * _UNITS[(m.group(2) or "s").lower()]
-    return seconds if 0 < seconds <= 3600 else None
+    return seconds if seconds > 0 else None
 
 
 # ---------------------------------------------------------------- rate limiter
@@ -195,8 +205,10 @@ def parse_interval(value: str | None) -> float | None:
 
 class RateLimiter:
     """At most ``limit`` requests per ``interval`` seconds, evenly spaced, shared by every thread; a
-    server's Retry-After pauses them all, requests already waiting for their turn included. Counts the
-    requests that waited, the longest wait, and the pauses with their total time."""
+    server's Retry-After pauses them all, requests already waiting for their turn included. A pause or a
+    pace longer than ``MAX_PAUSE`` is refused instead: from then on (until the pause would have ended) no
+    request starts, and ``acquire`` says why. Counts the requests that waited, the longest wait, and the
+    pauses with their total time."""
 
     def __init__(self, limit: int = 10, interval: float = 1.0, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], object] = time.sleep) -> None:
@@ -204,15 +216,19 @@ class RateLimiter:
         self._clock, self._sleep, self._lock = clock, sleep, threading.Lock()
         self._next = 0.0
         self._paused_until = 0.0
+        self._refused: tuple[float, str] | None = None  # (until, why)
         self.waits, self.longest, self.pauses, self.paused = 0, 0.0, 0, 0.0
 
-    def acquire(self) -> None:
-        """Wait for this request's turn: after any pause, and interval/limit after the previous request."""
+    def acquire(self) -> str | None:
+        """Wait for this request's turn: after any pause, and interval/limit after the previous request.
+        Returns why the request may not start when the server asked for a pause or pace that was refused."""
         started = self._clock()
         slot: float | None = None
         while True:
             with self._lock:
                 now = self._clock()
+                if self._refused is not None and now < self._refused[0]:
+                    return self._refused[1]
                 if now < self._paused_until:
                     slot, delay = None, self._paused_until - now
                 else:
@@ -224,20 +240,36 @@ class RateLimiter:
                         if now > started:
                             self.waits += 1
                             self.longest = max(self.longest, now - started)
-                        return
+                        return None
             self._sleep(delay)
 
-    def adopt(self, limit: str | None, interval: str | None) -> None:
-        """Take the server's ``X-Rate-Limit-Limit`` and ``X-Rate-Limit-Interval`` when both are readable."""
+    def adopt(self, limit: str | None, interval: str | None) -> str | None:
+        """Take the server's ``X-Rate-Limit-Limit`` and ``X-Rate-Limit-Interval`` when both are readable.
+        A pace of more than ``MAX_PAUSE`` seconds between requests is refused for the rest of the run;
+        returns why, else None."""
         seconds = parse_interval(interval)
-        count = int(limit) if limit and limit.strip().isdigit() else 0
+        count = int(limit) if limit and limit.strip().isdigit() and len(limit.strip()) < 10 else 0
         if seconds is None or not 0 < count <= 100_000:
-            return
+            return None
+        if seconds / count > MAX_PAUSE:
+            plural = "s" if count != 1 else ""
+            return self.refuse(float("inf"), f"the server allows {count} request{plural} per {seconds:g} s "
+                                             f"(X-Rate-Limit-Limit/-Interval), more than {MAX_PAUSE:g} s between "
+                                             "requests; not retried; try again later")
         with self._lock:
             self.limit, self.interval, self.source = count, seconds, "server"
+        return None
+
+    def refuse(self, seconds: float, why: str) -> str:
+        """No request starts in the next ``seconds``: each fails with ``why`` (returned)."""
+        with self._lock:
+            until = self._clock() + seconds
+            if self._refused is None or until > self._refused[0]:
+                self._refused = (until, why)
+        return why
 
     def pause(self, seconds: float) -> None:
-        """No request starts in the next ``seconds`` (at most an hour)."""
+        """No request starts in the next ``seconds`` (at most ``MAX_PAUSE``)."""
         with self._lock:
             now = self._clock()
             until = now + min(max(seconds, 0.0), MAX_PAUSE)
@@ -261,14 +293,6 @@ class Outcome:
     known: bool = False  # missing: known from .missing.tsv, not asked
 
 
-@dataclass(frozen=True)
-class _Answer:
-    status: int
-    reason: str
-    headers: Message
-    body: bytes
-
-
 class _Retry(Exception):
     """A failure worth another attempt: ``what`` happened, ``next`` is what the user can do if it persists."""
 
@@ -282,7 +306,9 @@ class Interrupted(Exception):
 
 
 class Client:
-    """The one HTTP client of ``/works/{doi}``: polite, rate-limited, retrying; safe to share between threads.
+    """The one HTTP client of ``/works/{doi}``: polite, rate-limited, retrying, bounded (kg.net: ``timeout``
+    seconds for a whole request, at most ``max_bytes`` of answer, redirects only on the API's host, from http
+    to https at most); safe to share between threads.
 
     ``sleep``, ``clock`` and ``rand`` can be replaced in tests; the default sleep ends the request with
     ``Interrupted`` as soon as ``stop`` is set.
@@ -291,9 +317,9 @@ class Client:
     def __init__(self, api_url: str = DEFAULT_API_URL, mailto: str | None = None, timeout: float = 30.0,
                  retries: int = 5, backoff: float = 1.0, max_backoff: float = 60.0,
                  sleep: Callable[[float], object] | None = None, clock: Callable[[], float] = time.monotonic,
-                 rand: Callable[[], float] = random.random) -> None:
+                 rand: Callable[[], float] = random.random, max_bytes: int = net.DEFAULT_MAX_BYTES) -> None:
         check_options(api_url, mailto)
-        self.api_url, self.mailto, self.timeout = api_url, mailto, timeout
+        self.api_url, self.mailto, self.timeout, self.max_bytes = api_url, mailto, timeout, max_bytes
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.stop = threading.Event()
         self._sleep = sleep or self._nap
@@ -302,7 +328,7 @@ class Client:
         self.user_agent = user_agent(mailto)
         self.retried = 0
         self._lock = threading.Lock()
-        self._opener = urllib.request.build_opener()
+        self._redirects = net.same_host(api_url)
 
     def get(self, doi: str) -> Outcome:
         """Ask for one DOI until it is fetched, missing, refused, or the retries are spent."""
@@ -318,22 +344,37 @@ class Client:
                     self._sleep(self.delay(attempt))
             if self.stop.is_set():
                 raise Interrupted(doi)
-            self.limiter.acquire()
+            refused = self.limiter.acquire()
+            if refused:
+                return Outcome(doi, "failed", refused)
             try:
                 answer = self._request(url)
             except _Retry as e:
                 problem, backoff = e, True
                 continue
-            self.limiter.adopt(answer.headers.get("X-Rate-Limit-Limit"), answer.headers.get("X-Rate-Limit-Interval"))
+            except net.NetError as e:
+                return Outcome(doi, "failed", f"{e.what}; not retried; {self._next_step(e)}")
+            too_slow = self.limiter.adopt(answer.headers.get("X-Rate-Limit-Limit"),
+                                          answer.headers.get("X-Rate-Limit-Interval"))
+            if too_slow:
+                return Outcome(doi, "failed", too_slow)
             if answer.status == 200:
                 bad = work_problem(answer.body)
                 if bad is None:
-                    return Outcome(doi, "fetched", body=answer.body)
+                    other = other_record(answer.body, doi)
+                    if other is None:
+                        return Outcome(doi, "fetched", body=answer.body)
+                    return Outcome(doi, "failed", f'the answer is the record of "{other}", which does not list '
+                                                  f"{doi} among its aliases; nothing saved; check --api-url")
                 problem, backoff = _Retry(bad, "try again later; if it persists, check --api-url"), True
             elif answer.status == 404:
                 return Outcome(doi, "missing", "not in Crossref (HTTP 404)")
             elif answer.status == 429 or answer.status >= 500:
                 wait = retry_after(answer.headers.get("Retry-After"))
+                if wait is not None and wait > MAX_PAUSE:
+                    return Outcome(doi, "failed", self.limiter.refuse(wait, (
+                        f"the server asked to wait {wait:,.0f} s (HTTP {answer.status}, Retry-After), more than "
+                        f"the {MAX_PAUSE:g} s kg fetch waits; not retried; try again later")))
                 if wait is not None:
                     self.limiter.pause(wait)
                 problem, backoff = _Retry(f"HTTP {answer.status}", "try again later"), wait is None
@@ -343,6 +384,10 @@ class Client:
         plural = "s" if attempts != 1 else ""
         return Outcome(doi, "failed", f"{problem.what} after {attempts} attempt{plural}; {problem.next}")
 
+    @staticmethod
+    def _next_step(e: net.NetError) -> str:
+        return "raise --max-bytes if the record is that large" if e.kind == "too-big" else "check --api-url"
+
     def _nap(self, seconds: float) -> None:
         if self.stop.wait(seconds):
             raise Interrupted("stopped while waiting")
@@ -351,38 +396,18 @@ class Client:
         """Exponential backoff with full jitter: uniform in [0, min(max_backoff, backoff * 2^(attempt-1))]."""
         return self._rand() * min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
 
-    def _request(self, url: str) -> _Answer:
-        request = urllib.request.Request(url, headers={"User-Agent": self.user_agent, "Accept": "application/json"})
-        deadline = self._clock() + self.timeout
+    def _request(self, url: str) -> net.Answer:
+        """One bounded request; _Retry for what another attempt may cure, net.NetError for what it cannot."""
+        headers = {"User-Agent": self.user_agent, "Accept": "application/json"}
         try:
-            with self._opener.open(request, timeout=self.timeout) as resp:
-                return _Answer(resp.status, resp.reason, resp.headers, self._read(resp, deadline))
-        except urllib.error.HTTPError as e:
-            with e:
-                return _Answer(e.code, str(e.reason), e.headers, b"")
-        except TimeoutError:
-            raise self._timed_out() from None
-        except urllib.error.URLError as e:
-            if isinstance(e.reason, TimeoutError):
-                raise self._timed_out() from None
-            raise _Retry(f"cannot reach {self.api_url} ({e.reason})", "check the network and --api-url") from None
-        except (http.client.HTTPException, OSError) as e:
-            raise _Retry(f"the connection broke ({type(e).__name__}: {e})", "try again later") from None
-
-    def _timed_out(self) -> _Retry:
-        return _Retry(f"no complete answer within {self.timeout:g} s", "try again later or raise --timeout")
-
-    def _read(self, resp: http.client.HTTPResponse, deadline: float) -> bytes:
-        chunks = []
-        while chunk := resp.read(65536):
-            chunks.append(chunk)
-            if self._clock() > deadline:
-                raise self._timed_out()
-        body = b"".join(chunks)
-        expected = (resp.headers.get("Content-Length") or "").strip()
-        if expected.isdigit() and len(body) < int(expected):
-            raise _Retry(f"truncated answer ({len(body)} of {expected} bytes)", "try again later")
-        return body
+            return net.request(url, timeout=self.timeout, max_bytes=self.max_bytes, headers=headers,
+                               redirects=self._redirects)
+        except net.NetError as e:
+            if not e.retry:
+                raise
+            next_ = {"timeout": "try again later or raise --timeout",
+                     "unreachable": "check the network and --api-url"}.get(e.kind, "try again later")
+            raise _Retry(e.what, next_) from None
 
 
 # ---------------------------------------------------------------- the folder

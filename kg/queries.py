@@ -4,7 +4,8 @@ Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``N
 TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
 at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
-syntax.
+syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer). ``remote_clauses`` finds
+what would make an engine fetch data from elsewhere (SERVICE, FROM, FROM NAMED), which local queries refuse.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .resources import queries_dir
 from .terms import XSD_DATE, XSD_INTEGER, is_valid_iri, lit
 
 PARAM_TYPES = ("iri", "string", "integer", "date")
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -153,7 +155,10 @@ def bind_term(param: Param, value: str) -> str:
         return "<" + v + ">"
     if param.type == "integer":
         if not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
-            raise QueryError(f"--param {param.name}={value!r} is not an integer")
+            raise QueryError(f"--param {param.name}={_shown(value)} is not an integer")
+        if len(value.strip().lstrip("+-").lstrip("0")) > 19 or not INT_MIN <= int(value) <= INT_MAX:
+            raise QueryError(f"--param {param.name}={_shown(value)} is out of range; give an integer from "
+                             f"{INT_MIN} to {INT_MAX}")
         return lit(str(int(value)), XSD_INTEGER)
     if param.type == "date":
         try:
@@ -164,6 +169,11 @@ def bind_term(param: Param, value: str) -> str:
             raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
         return lit(day.isoformat(), XSD_DATE)
     return sparql_string(value)
+
+
+def _shown(value: str, most: int = 40) -> str:
+    """A parameter value for a one-line message: quoted, and cut (with its length) when it is long."""
+    return repr(value) if len(value) <= most else f"{value[:most]!r}... ({len(value):,} characters)"
 
 
 def sparql_string(value: str) -> str:
@@ -214,12 +224,60 @@ def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
     return "".join(out) + query.text[last:]
 
 
+# The tokens whose text is not query syntax, as the SPARQL grammar reads them left to right: comments (to the
+# end of the line: \n or \r), long and short strings with their escapes, and IRIs (IRIREF's characters).
+_OPAQUE = re.compile("|".join((
+    r"#[^\r\n]*",
+    r'"""(?:(?:"|"")?(?:[^"\\]|\\.))*"""',
+    r"'''(?:(?:'|'')?(?:[^'\\]|\\.))*'''",
+    r'"(?:[^"\\\n\r]|\\.)*"',
+    r"'(?:[^'\\\n\r]|\\.)*'",
+    r'<(?:[^<>"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>',
+)))
+# SERVICE and FROM as keywords: not part of a variable, a prefixed name or a longer word. A keyword may touch
+# a following ':' (Oxigraph reads "SERVICE:x" as SERVICE and the name :x).
+_REMOTE = re.compile(r"(?i)(?<![\w?$:-])(SERVICE|FROM(\s+NAMED(?!\w))?)(?!\w)")
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-f]{4}(?:[0-9a-f]{4})?)", re.I)  # as rdflib expands them before parsing
+REMOTE_WHY = {
+    "SERVICE": "it sends part of the query, with the values bound so far, to another server",
+    "FROM": "it makes the engine load the graph it names, from the network or a file",
+    "FROM NAMED": "it makes the engine load the graph it names, from the network or a file",
+}
+
+
 def _mask(text: str) -> str:
     """The query text with comments, strings and IRIs blanked out (same length), to find its keywords."""
-    blank = lambda m: " " * len(m.group(0))  # noqa: E731
-    text = re.sub(r"<[^<>\s]*>", blank, text)
-    text = re.sub(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', blank, text)
-    return re.sub(r"#[^\n]*", blank, text)
+    return _OPAQUE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _expand_escapes(text: str) -> str:
+    def expand(m: re.Match[str]) -> str:
+        code = int(m.group(1), 16)
+        return chr(code) if code <= 0x10FFFF else m.group(0)
+    return _UNICODE_ESCAPE.sub(expand, text)
+
+
+def remote_clauses(text: str) -> list[str]:
+    """The clauses of a query that fetch data from elsewhere: "SERVICE", "FROM", "FROM NAMED", in order of
+    first use, read as every engine reads the text (as written, and with \\u escapes expanded first).
+
+    Example: ``remote_clauses("SELECT * FROM NAMED <http://x> { }")`` -> ``["FROM NAMED"]``
+    """
+    found: dict[str, None] = {}
+    for variant in (text, _expand_escapes(text)):
+        for m in _REMOTE.finditer(_mask(variant)):
+            found.setdefault("FROM NAMED" if m.group(2) else m.group(1).upper())
+    return list(found)
+
+
+def check_local(text: str, source: str) -> None:
+    """QueryError naming the first clause of ``text`` that would fetch data from elsewhere, if any; ``source``
+    names the query ("the -e query", "query 'works'", "query file q.rq")."""
+    clauses = remote_clauses(text)
+    if clauses:
+        clause = clauses[0]
+        raise QueryError(f"{source} uses {clause} ({REMOTE_WHY[clause]}); a local query reads only the local "
+                         "graph: remove it, or pass --allow-remote to allow it")
 
 
 # ---------------------------------------------------------------- results

@@ -5,9 +5,8 @@ any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one 
 
 from __future__ import annotations
 
+import contextvars
 import shutil
-import urllib.error
-import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING
 import orjson
 import pyoxigraph as ox
 
-from . import __version__
+from . import __version__, net
 from .errors import InputError, QueryError
 from .queries import Cell, Results
 
@@ -151,9 +150,29 @@ def rdflib_graph(source: "Iterable[str] | Path") -> "Dataset":
     return ds
 
 
-def query_rdflib(source: "list[str] | Dataset", text: str) -> Results:
+_REMOTE = contextvars.ContextVar("kg_rdflib_remote", default=False)
+
+
+def _rdflib_local() -> None:
+    """rdflib's engine loads no graph named by FROM / FROM NAMED (``SPARQL_LOAD_GRAPHS`` off) and calls no
+    SERVICE, whatever the query says, unless ``query_rdflib`` was asked to allow it."""
+    import rdflib.plugins.sparql as sparql
+
+    sparql.SPARQL_LOAD_GRAPHS = _REMOTE.get()
+    sparql.CUSTOM_EVALS.setdefault("crossref-kg-no-service", _no_service)
+
+
+def _no_service(_ctx: object, part: object) -> object:
+    if getattr(part, "name", None) == "ServiceGraphPattern" and not _REMOTE.get():
+        raise QueryError("the query uses SERVICE, which would send a request to another server; "
+                         "pass --allow-remote to allow it")
+    raise NotImplementedError  # rdflib's own evaluation goes on
+
+
+def query_rdflib(source: "list[str] | Dataset", text: str, allow_remote: bool = False) -> Results:
     """The same query on rdflib's engine over the union of the graphs (slow; the reference engine), held
-    as one graph like the Oxigraph backends hold it."""
+    as one graph like the Oxigraph backends hold it. Remote data (SERVICE, FROM loading graphs) only
+    with ``allow_remote``."""
     from rdflib import BNode, Literal, URIRef
 
     if isinstance(source, list):
@@ -172,7 +191,9 @@ def query_rdflib(source: "list[str] | Dataset", text: str) -> Results:
             return ("literal", str(t), None if dt in (None, XSD_STRING) else dt, None)
         return ("literal", str(t), None, None)
 
+    token = _REMOTE.set(allow_remote)
     try:  # rdflib evaluates lazily: errors come while the rows are read too
+        _rdflib_local()
         result = source.query(text)
         if result.type == "ASK":
             return Results([], [], boolean=bool(result.askAnswer))
@@ -181,48 +202,108 @@ def query_rdflib(source: "list[str] | Dataset", text: str) -> Results:
             return Results(columns, [[cell(row[c]) for c in columns] for row in result])
         return Results([], [], graph_nt="".join(sorted(
             f"{s.n3()} {p.n3()} {o.n3()} .\n" for s, p, o in result.graph)))  # type: ignore[union-attr]
+    except QueryError:
+        raise
     except Exception as e:  # rdflib raises parser- and evaluation-specific exception types
         raise QueryError(f"the query failed on rdflib ({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+    finally:
+        _REMOTE.reset(token)
+        _rdflib_local()
 
 
-def query_endpoint(url: str, text: str, timeout: float = 60.0) -> Results:
-    """POST the query to a SPARQL 1.1 Protocol endpoint; JSON results for SELECT/ASK, N-Triples for graphs."""
+def query_endpoint(url: str, text: str, timeout: float = 60.0, max_bytes: int = net.DEFAULT_MAX_BYTES) -> Results:
+    """POST the query to a SPARQL 1.1 Protocol endpoint; JSON results for SELECT/ASK, N-Triples for graphs.
+    The request is bounded (kg.net: ``timeout`` seconds in all, at most ``max_bytes``, no redirects), and an
+    answer that is not what the protocol says is a QueryError naming the URL and what is wrong."""
+    net.check_url("--endpoint", url)
     form = "CONSTRUCT" if _is_graph_query(text) else "SELECT"
     accept = "application/n-triples" if form == "CONSTRUCT" else "application/sparql-results+json"
-    req = urllib.request.Request(url, data=text.encode("utf-8"), method="POST", headers={
-        "Content-Type": "application/sparql-query; charset=utf-8", "Accept": accept,
-        "User-Agent": f"crossref-kg/{__version__}"})
+    headers = {"Content-Type": "application/sparql-query; charset=utf-8", "Accept": accept,
+               "User-Agent": f"crossref-kg/{__version__}"}
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            body = resp.read()
-    except urllib.error.HTTPError as e:
-        detail = e.read()[:200].decode("utf-8", "replace").strip().splitlines()
-        raise QueryError(f"{url}: the endpoint answered HTTP {e.code} ({detail[0] if detail else e.reason}); "
-                         "check the query and the endpoint") from None
-    except (urllib.error.URLError, OSError, ValueError) as e:
-        reason = getattr(e, "reason", e)
-        raise QueryError(f"{url}: the endpoint cannot be reached ({reason}); check the URL and that the server runs") from None
-    if form == "CONSTRUCT":
-        triples = sorted({f"{t.subject} {t.predicate} {t.object} .\n" for t in ox.parse(body, format=ox.RdfFormat.N_TRIPLES)})
-        return Results([], [], graph_nt="".join(triples))
+        answer = net.request(url, method="POST", data=text.encode("utf-8"), headers=headers, timeout=timeout,
+                             max_bytes=max_bytes)
+    except net.NetError as e:
+        if e.kind == "unreachable":
+            raise QueryError(f"{url}: the endpoint cannot be reached ({e.reason}); "
+                             "check the URL and that the server runs") from None
+        next_ = {"timeout": "raise --timeout or ask for less (LIMIT)",
+                 "too-big": "raise --max-bytes or ask for less (LIMIT)"}.get(e.kind, "try again")
+        raise QueryError(f"{url}: {e.what}; {next_}") from None
+    if answer.status in (301, 302, 303, 307, 308):
+        where = answer.headers.get("Location") or "nowhere"
+        raise QueryError(f"{url}: the endpoint answered HTTP {answer.status}, a redirect to {where} (not "
+                         "followed); give the URL of the endpoint itself")
+    if not 200 <= answer.status < 300:
+        detail = answer.body[:200].decode("utf-8", "replace").strip().splitlines()
+        raise QueryError(f"{url}: the endpoint answered HTTP {answer.status} ({detail[0] if detail else answer.reason}); "
+                         "check the query and the endpoint")
+    try:
+        if form == "CONSTRUCT":
+            return Results([], [], graph_nt=_graph_answer(answer.body))
+        return _json_results(answer.body)
+    except _Malformed as e:
+        raise QueryError(f"{url}: the endpoint's answer is not {e.expected} ({e}); check that the URL is a "
+                         "SPARQL 1.1 endpoint") from None
+
+
+class _Malformed(ValueError):
+    def __init__(self, what: str, expected: str = "SPARQL JSON results") -> None:
+        super().__init__(what)
+        self.expected = expected
+
+
+def _graph_answer(body: bytes) -> str:
+    try:
+        triples = {f"{t.subject} {t.predicate} {t.object} .\n" for t in ox.parse(body, format=ox.RdfFormat.N_TRIPLES)}
+    except (SyntaxError, ValueError) as e:
+        raise _Malformed(str(e).splitlines()[0] if str(e) else type(e).__name__, "N-Triples") from None
+    return "".join(sorted(triples))
+
+
+_KINDS = {"uri": "uri", "bnode": "bnode", "literal": "literal", "typed-literal": "literal"}
+_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
+
+
+def _json_results(body: bytes) -> Results:
+    """SPARQL 1.1 Query Results JSON, checked: an object with a boolean, or head.vars and results.bindings
+    whose terms each have a known type and a string value."""
     try:
         doc = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        raise QueryError(f"{url}: the endpoint did not answer SPARQL JSON results; is it a SPARQL endpoint?") from None
+    except orjson.JSONDecodeError as e:
+        raise _Malformed(f"not valid JSON: {str(e).split(':')[0]}") from None
+    if not isinstance(doc, dict):
+        raise _Malformed(f"a JSON {_JSON_TYPES.get(type(doc), 'value')}, not an object")
     if "boolean" in doc:
-        return Results([], [], boolean=bool(doc["boolean"]))
-    columns = list(doc.get("head", {}).get("vars", []))
+        if not isinstance(doc["boolean"], bool):
+            raise _Malformed('"boolean" is not true or false')
+        return Results([], [], boolean=doc["boolean"])
+    head = doc.get("head")
+    if not isinstance(head, dict) or not isinstance(head.get("vars", []), list) or \
+            not all(isinstance(v, str) for v in head.get("vars", [])):
+        raise _Malformed('"head" is not an object with a list of "vars"')
+    columns = list(head.get("vars", []))
+    results = doc.get("results")
+    bindings = results.get("bindings") if isinstance(results, dict) else None
+    if not isinstance(bindings, list):
+        raise _Malformed('no "results" object with a list of "bindings"')
     rows = []
-    for b in doc.get("results", {}).get("bindings", []):
+    for i, b in enumerate(bindings):
+        if not isinstance(b, dict):
+            raise _Malformed(f"binding {i + 1} is not an object")
         row: list[Cell] = []
         for c in columns:
             v = b.get(c)
             if v is None:
                 row.append(None)
                 continue
-            kind = "uri" if v["type"] == "uri" else "bnode" if v["type"] == "bnode" else "literal"
-            dt = v.get("datatype")
-            row.append((kind, v["value"], None if dt in (None, XSD_STRING, RDF_LANGSTRING) else dt, v.get("xml:lang")))
+            kind = _KINDS.get(v["type"]) if isinstance(v, dict) and isinstance(v.get("type"), str) else None
+            if kind is None or not isinstance(v.get("value"), str):
+                raise _Malformed(f'binding {i + 1}, variable "{c}": not a term with a known "type" and a string "value"')
+            dt, lang = v.get("datatype"), v.get("xml:lang")
+            if not isinstance(dt, (str, type(None))) or not isinstance(lang, (str, type(None))):
+                raise _Malformed(f'binding {i + 1}, variable "{c}": "datatype" or "xml:lang" is not a string')
+            row.append((kind, v["value"], None if dt in (None, XSD_STRING, RDF_LANGSTRING) else dt, lang))
         rows.append(row)
     return Results(columns, rows)
 
