@@ -208,7 +208,9 @@ class Work:
     resource_url: str | None = None
     dates: tuple[tuple[str, PartialDate], ...] = ()  # (crossref field, date)
     record_dates: tuple[tuple[str, str], ...] = ()  # (created/deposited/indexed, xsd:dateTime lexical)
-    page: str | None = None
+    page: str | None = None  # the page range as written
+    page_start: str | None = None  # derived from ``page``; None when it is no range or a reversed one
+    page_end: str | None = None
     article_number: str | None = None
     volume: str | None = None
     issue: str | None = None
@@ -254,3 +256,6 @@ class Work:
     description: str | None = None
     version: str | None = None
     extra: tuple[str, ...] = field(default=())  # unknown top-level fields, reported, not mapped
+    # (field path, value) the publisher wrote that cannot be mapped as its own property (an unknown type, an
+    # impossible date-time, a funder DOI outside the Funder Registry ...): kept as written, kg:asWritten
+    as_written: tuple[tuple[str, str], ...] = ()

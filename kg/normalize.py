@@ -10,23 +10,31 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from .errors import InputError
+from .resources import type_table
 from .model import (
     Affiliation, Assertion, ClinicalTrial, Contributor, Event, Funder, Funding, Institution, License,
     Link, PartialDate, Project, Reference, Relation, Source, Update, Work,
 )
 
-DOI_RE = re.compile(r"^10\.\d{3,9}(?:\.\d+)*/\S.*$", re.S)
+# Digits are ASCII digits everywhere ([0-9], never \d or str.isdigit(), which take "٥" and "²"): the shapes
+# and the XSD datatypes want [0-9].
+DOI_RE = re.compile(r"^10\.[0-9]{3,9}(?:\.[0-9]+)*/\S.*$", re.S)
+FUNDER_DOI_RE = re.compile(r"^10\.13039/\S+$")  # the Funder Registry's prefix, as the funder shape wants it
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
-ORCID_RE = re.compile(r"^(?:https?://(?:www\.)?orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/?$", re.I)
-ISSN_RE = re.compile(r"^(\d{4})-?(\d{3}[\dX])$", re.I)
+ORCID_RE = re.compile(r"^(?:https?://(?:www\.)?orcid\.org/)?([0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X])/?$", re.I)
+ISSN_RE = re.compile(r"^([0-9]{4})-?([0-9]{3}[0-9X])$", re.I)
 _BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]")
 _WS = re.compile(r"\s+")
 _TAG = re.compile(r"<[^<>]+>")
 _BLOCK = re.compile(r"</?(?:jats:)?(?:p|sec|title|list-item|list|disp-quote|def-item|def-list)\b[^>]*>", re.I)
-_DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?$")
+_DATETIME_RE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]{1,12})?"
+                          r"(?:Z|[+-]([0-9]{2}):([0-9]{2}))?$")
+_PAGE_RANGE = re.compile(r"^\s*([^\s\-–—]+)\s*[-–—]+\s*([^\s\-–—]+)\s*$")
+MAX_INT_DIGITS = 18  # counts, orders, delays: longer digit strings are no count (and int() refuses 4,301+ digits)
 
 CONTRIBUTOR_ROLES = ("author", "editor", "chair", "translator")
 DATE_FIELDS = (
@@ -68,6 +76,44 @@ def squash(text: str) -> str:
     return _WS.sub(" ", _BAD_CHARS.sub("", text)).strip()
 
 
+def ascii_digits(text: str, max_len: int = MAX_INT_DIGITS) -> bool:
+    """True for 1..max_len ASCII digits ("²" and "٥" are digits to str.isdigit(), not to XSD or the shapes)."""
+    return 0 < len(text) <= max_len and text.isascii() and text.isdigit()
+
+
+def datetime_ok(text: str) -> bool:
+    """True for an ISO date-time that is a valid xsd:dateTime: ASCII digits, a real calendar day, hours 0-23,
+    minutes and seconds 0-59, a time zone within +-14:00."""
+    m = _DATETIME_RE.match(text)
+    if m is None:
+        return False
+    year, month, day, hour, minute, second = (int(g) for g in m.groups()[:6])
+    if not (1 <= year and 1 <= month <= 12 and 1 <= day <= _days_in(year, month)):
+        return False
+    if hour > 23 or minute > 59 or second > 59:
+        return False
+    if m.group(7) is not None:
+        tz_h, tz_m = int(m.group(7)), int(m.group(8))
+        if tz_m > 59 or tz_h * 60 + tz_m > 14 * 60:
+            return False
+    return True
+
+
+def page_bounds(page: str) -> tuple[str | None, str | None, bool]:
+    """(start page, end page, reversed) of a page range as written: ``"283-298"`` -> ("283", "298", False);
+    ``"e1234"`` -> ("e1234", None, False); ``"200-100"`` -> (None, None, True): a numeric range whose first
+    page comes after its last gives no start and end page."""
+    m = _PAGE_RANGE.match(page)
+    start, end = (m.group(1), m.group(2)) if m else (page.strip(), None)
+    if end is not None and ascii_digits(start, 10**6) and ascii_digits(end, 10**6):
+        a, b = start.lstrip("0"), end.lstrip("0")
+        if (len(a), a) > (len(b), b):
+            return None, None, True
+    if " " in start or "," in start:
+        start = None
+    return start, end, False
+
+
 def jats_to_text(markup: str) -> str:
     """JATS/HTML abstract markup -> plain text, paragraphs separated by a blank line.
 
@@ -93,6 +139,8 @@ def normalize_doi(value: str) -> str | None:
 def orcid_checksum_ok(orcid: str) -> bool:
     """ISO 7064 MOD 11-2 check of a 16-character ORCID (hyphens allowed)."""
     digits = orcid.replace("-", "")
+    if not (len(digits) == 16 and ascii_digits(digits[:15], 15) and (ascii_digits(digits[15]) or digits[15] in "xX")):
+        return False
     total = 0
     for ch in digits[:-1]:
         total = (total + int(ch)) * 2
@@ -104,10 +152,10 @@ def orcid_checksum_ok(orcid: str) -> bool:
 def isbn_ok(isbn: str) -> bool:
     """ISBN-10 or ISBN-13 check digit."""
     s = isbn.replace("-", "").replace(" ", "").upper()
-    if len(s) == 10 and s[:9].isdigit() and (s[9].isdigit() or s[9] == "X"):
+    if len(s) == 10 and ascii_digits(s[:9]) and (ascii_digits(s[9]) or s[9] == "X"):
         total = sum((10 - i) * int(c) for i, c in enumerate(s[:9])) + (10 if s[9] == "X" else int(s[9]))
         return total % 11 == 0
-    if len(s) == 13 and s.isdigit():
+    if len(s) == 13 and ascii_digits(s) and s.startswith(("978", "979")):
         return sum((1 if i % 2 == 0 else 3) * int(c) for i, c in enumerate(s)) % 10 == 0
     return False
 
@@ -119,9 +167,15 @@ class _Fields:
         self.raw = raw
         self.where = where
         self.warnings: list[str] = []
+        self.written: list[tuple[str, str]] = []  # (path, value) kept as written (kg:asWritten)
 
     def warn(self, path: str, what: str, fix: str = "the field was left out; fix it at the source") -> None:
         self.warnings.append(f"{self.where}: {path} {what}; {fix}")
+
+    def keep(self, path: str, value: str, what: str, fix: str = "it is kept as written (kg:asWritten); fix it at the source") -> None:
+        """Warn about a value no property can carry and keep it as written."""
+        self.warn(path, what, fix)
+        self.written.append((path, value))
 
     def str_(self, obj: dict[str, Any], key: str, path: str) -> str | None:
         v = obj.get(key)
@@ -158,9 +212,19 @@ class _Fields:
             self.warn(path, f"should be an integer, got {_kind(v)}")
             return None
         if isinstance(v, int):
+            if abs(v) >= 10 ** MAX_INT_DIGITS:
+                self.warn(path, f"is too large a number ({len(str(abs(v)))} digits)")
+                return None
             return v
-        if isinstance(v, str) and v.strip().lstrip("-").isdigit():
-            return int(v.strip())
+        if isinstance(v, str):
+            t = v.strip()
+            if ascii_digits(t.removeprefix("-"), 10**6):
+                if len(t.removeprefix("-")) > MAX_INT_DIGITS:
+                    self.warn(path, f"is too large a number ({len(t.removeprefix('-'))} digits)")
+                    return None
+                return int(t)
+            self.warn(path, f"should be an integer, got {_short(v)}")
+            return None
         self.warn(path, f"should be an integer, got {_kind(v)}")
         return None
 
@@ -212,10 +276,18 @@ class _Fields:
         for p in first[:3]:
             if p is None:
                 break
-            if isinstance(p, bool) or not isinstance(p, (int, str)) or not str(p).strip().isdigit():
+            if isinstance(p, str) and ascii_digits(p.strip(), 10**6):
+                if len(p.strip()) > 9:
+                    self.warn(f"{path}.date-parts", f"has an impossible part ({len(p.strip())} digits)")
+                    return None
+                p = int(p.strip())
+            if isinstance(p, bool) or not isinstance(p, int) or p < 0:
                 self.warn(f"{path}.date-parts", f"has a non-numeric part {_short(p)}")
                 return None
-            nums.append(int(str(p).strip()))
+            if p >= 10**9:
+                self.warn(f"{path}.date-parts", f"has an impossible part ({len(str(p)) if p < 10**4000 else 'thousands of'} digits)")
+                return None
+            nums.append(p)
         year = nums[0]
         month = nums[1] if len(nums) > 1 else None
         day = nums[2] if len(nums) > 2 else None
@@ -274,6 +346,10 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
     if wtype is None:
         f.warn("type", "is missing", "the work is mapped as type 'other'")
         wtype = "other"
+    elif wtype.lower() not in _crossref_types():
+        f.keep("type", wtype, f'"{_clip(wtype)}" is not a Crossref type',
+               "the work is mapped as type 'other', the type kept as written (kg:asWritten)")
+        wtype = "other"
     wtype = wtype.lower()
 
     contributors: list[Contributor] = []
@@ -299,8 +375,10 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
         if obj is None:
             continue
         dt = obj.get("date-time")
-        if isinstance(dt, str) and _DATETIME_RE.match(dt.strip()):
+        if isinstance(dt, str) and datetime_ok(dt.strip()):
             record_dates.append((name, dt.strip()))
+        elif isinstance(dt, str) and dt.strip():
+            f.keep(f"{name}.date-time", squash(dt), f'"{_clip(dt)}" is not a valid ISO date-time')
         elif dt is not None:
             f.warn(f"{name}.date-time", f"is not an ISO date-time: {_short(dt)}")
     journal_issue = f.dict_(raw, "journal-issue", "journal-issue")
@@ -337,6 +415,13 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
         f.warn("language", f'"{_clip(language)}" is not a language tag')
         language = None
     extra = tuple(sorted(k for k in raw if k not in KNOWN_FIELDS))
+    page = f.str_(raw, "page", "page")
+    page_start = page_end = None
+    if page:
+        page_start, page_end, backwards = page_bounds(page)
+        if backwards:
+            f.warn("page", f'"{_clip(page)}" has its first page after its last',
+                   "it is kept as the page range, without start and end pages; fix it at the source")
 
     work = Work(
         doi=doi.lower(),
@@ -354,7 +439,9 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
         resource_url=f.str_(primary, "URL", "resource.primary.URL") if primary else None,
         dates=tuple(dates),
         record_dates=tuple(record_dates),
-        page=f.str_(raw, "page", "page"),
+        page=page,
+        page_start=page_start,
+        page_end=page_end,
         article_number=f.str_(raw, "article-number", "article-number"),
         volume=f.str_(raw, "volume", "volume"),
         issue=f.str_(raw, "issue", "issue"),
@@ -401,8 +488,15 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
         else f.str_(raw, "version", "version"),
         aliases=tuple(a.lower() for a in (normalize_doi(x) for x in f.strs(raw, "aliases", "aliases")) if a),
         extra=extra,
+        as_written=tuple(f.written),
     )
     return work, f.warnings
+
+
+@cache
+def _crossref_types() -> frozenset[str]:
+    """The work types Crossref defines (kg/data/crossref-types.json, the shape's list)."""
+    return frozenset(k for k in type_table()["types"] if "/" not in k)
 
 
 def _clip(s: str, n: int = 60) -> str:
@@ -418,7 +512,19 @@ def _norm_issn(value: str) -> str | None:
 
 def _norm_isbn(value: str) -> str | None:
     s = re.sub(r"[\s-]", "", value).upper()
-    return s if re.fullmatch(r"\d{9}[\dX]|\d{13}", s) else None
+    return s if re.fullmatch(r"[0-9]{9}[0-9X]|97[89][0-9]{10}", s) else None
+
+
+def issn_ok(issn: str) -> bool:
+    """ISSN check digit (mod 11) of ``NNNN-NNNC``."""
+    d = issn.replace("-", "")
+    total = sum((8 - i) * int(c) for i, c in enumerate(d[:7]))
+    check = (11 - total % 11) % 11
+    return d[7] == ("X" if check == 10 else str(check))
+
+
+def _id_ok(key: str, n: str) -> bool:
+    return isbn_ok(n) if key == "ISBN" else issn_ok(n)
 
 
 def _typed_ids(f: _Fields, raw: dict[str, Any], key: str, type_key: str,
@@ -428,7 +534,7 @@ def _typed_ids(f: _Fields, raw: dict[str, Any], key: str, type_key: str,
         v, kind = t.get("value"), t.get("type")
         if isinstance(v, str) and isinstance(kind, str):
             n = norm(v)
-            if n and (key != "ISBN" or isbn_ok(n)):
+            if n and _id_ok(key, n):
                 types.setdefault(n, kind)
     out: dict[str, str | None] = {}
     for i, v in enumerate(f.strs(raw, key, key)):
@@ -436,7 +542,7 @@ def _typed_ids(f: _Fields, raw: dict[str, Any], key: str, type_key: str,
         if n is None:
             f.warn(f"{key}[{i}]", f'"{_clip(v)}" is not a valid {key}')
             continue
-        if key == "ISBN" and not isbn_ok(n):
+        if not _id_ok(key, n):
             f.warn(f"{key}[{i}]", f'"{_clip(v)}" has a bad check digit')
             continue
         out.setdefault(n, types.get(n))
@@ -506,6 +612,9 @@ def _funder(f: _Fields, x: dict[str, Any], path: str) -> Funder:
         doi = normalize_doi(raw) if isinstance(raw, str) else None
         if doi is None:
             f.warn(f"{path}.DOI", f"{_short(raw)} is not a DOI")
+        elif not FUNDER_DOI_RE.match(doi.lower()):
+            f.keep(f"{path}.DOI", squash(raw), f'"{_clip(raw)}" is not a Funder Registry DOI (10.13039/...)')
+            doi = None
     return Funder(
         name=f.str_(x, "name", f"{path}.name"),
         doi=doi.lower() if doi else None,
@@ -521,10 +630,12 @@ def _license(f: _Fields, x: dict[str, Any], path: str) -> License | None:
         return None
     start = f.dict_(x, "start", f"{path}.start")
     dt = start.get("date-time") if start else None
+    if isinstance(dt, str) and dt.strip() and not datetime_ok(dt.strip()):
+        f.keep(f"{path}.start.date-time", squash(dt), f'"{_clip(dt)}" is not a valid ISO date-time')
     return License(
         url=url,
         start=f.date(x, "start", f"{path}.start"),
-        start_datetime=dt.strip() if isinstance(dt, str) and _DATETIME_RE.match(dt.strip()) else None,
+        start_datetime=dt.strip() if isinstance(dt, str) and datetime_ok(dt.strip()) else None,
         content_version=f.str_(x, "content-version", f"{path}.content-version"),
         delay_in_days=f.int_(x, "delay-in-days", f"{path}.delay-in-days"),
     )
@@ -548,6 +659,7 @@ _REF_RANK = {name: i for i, name in enumerate(REFERENCE_FIELDS)}
 
 def _references(f: _Fields, raw: dict[str, Any]) -> tuple[Reference, ...]:
     out = []
+    keys: dict[str, int] = {}  # key -> index of the first reference that has it
     for i, item in enumerate(f.list_(raw, "reference", "reference")):
         path = f"reference[{i}]"
         if not isinstance(item, dict):
@@ -559,6 +671,12 @@ def _references(f: _Fields, raw: dict[str, Any]) -> tuple[Reference, ...]:
             continue
         key = item.get("key")
         key = clean(str(key)) if isinstance(key, (str, int)) and not isinstance(key, bool) else None
+        if key and key in keys:
+            f.keep(f"{path}.key", key, f'"{_clip(key)}" is also the key of reference[{keys[key]}]',
+                   "the reference is kept without it, the key kept as written (kg:asWritten); fix it at the source")
+            key = None
+        elif key:
+            keys[key] = i
         doi = None
         if item.get("DOI") is not None:
             raw_doi = item["DOI"]
@@ -590,13 +708,17 @@ def _event(f: _Fields, raw: dict[str, Any]) -> Event | None:
     if not e:
         return None
     sponsors = e.get("sponsor")
+    start, end = f.date(e, "start", "event.start"), f.date(e, "end", "event.end")
+    if start and end and end.lexical() < start.lexical()[:len(end.lexical())]:
+        f.keep("event.end", end.lexical(), f"{end.lexical()} is before the start {start.lexical()}")
+        end = None
     ev = Event(
         name=f.str_(e, "name", "event.name"), acronym=f.str_(e, "acronym", "event.acronym"),
         location=f.str_(e, "location", "event.location"), number=f.str_(e, "number", "event.number"),
         theme=f.str_(e, "theme", "event.theme"),
         sponsors=f.strs(e, "sponsor", "event.sponsor") if isinstance(sponsors, list) else
         ((squash(sponsors),) if isinstance(sponsors, str) and sponsors.strip() else ()),
-        start=f.date(e, "start", "event.start"), end=f.date(e, "end", "event.end"),
+        start=start, end=end,
     )
     return ev if (ev.name or ev.acronym) else None
 
@@ -677,6 +799,9 @@ def _project(f: _Fields, p: dict[str, Any], path: str) -> Project:
         for ident, kind, _by in _ids(f, fx, f"{q}.funder"):
             if kind.lower() == "doi":
                 doi = normalize_doi(ident)
+                if doi is not None and not FUNDER_DOI_RE.match(doi.lower()):
+                    f.keep(f"{q}.funder.id", ident, f'"{_clip(ident)}" is not a Funder Registry DOI (10.13039/...)')
+                    doi = None
         amount = f.dict_(x, "award-amount", f"{q}.award-amount") or {}
         fundings.append(Funding(
             funder=Funder(f.str_(fx, "name", f"{q}.funder.name"), doi.lower() if doi else None, None, ()),

@@ -52,7 +52,7 @@ def integer(n: int) -> str:
 @lru_cache(maxsize=4096)
 def decimal(text: str) -> str | None:
     """An xsd:decimal literal token in canonical form ("1000.50" -> "1000.5"); None when not a decimal."""
-    m = re.fullmatch(r"\s*([+-]?)(\d*)(?:\.(\d*))?\s*", text)
+    m = re.fullmatch(r"\s*([+-]?)([0-9]*)(?:\.([0-9]*))?\s*", text)  # (ASCII digits: "٥" is no xsd:decimal)
     if not m or not (m.group(2) or m.group(3)):
         return None
     sign, whole, frac = m.group(1), (m.group(2) or "0").lstrip("0") or "0", (m.group(3) or "").rstrip("0")

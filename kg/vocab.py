@@ -128,7 +128,7 @@ KG = ClosedNamespace(
     "https://w3id.org/crossref-kg/ontology#",
     """
     SourceFile LicenseStatement Assertion Relation Update ClinicalTrialRegistration
-    crossrefType crossrefSubtype position sequence orcidAuthenticated sourcePath sha256 recordLine
+    crossrefType crossrefSubtype position sequence orcidAuthenticated sourcePath sha256 recordLine asWritten
     originalTitle referenceCount citedByCount contentDomain crossmarkRestriction updatePolicy
     contentVersion intendedApplication delayInDays licenseDocument hasLicenseStatement
     hasAssertion assertionName assertionGroup assertionGroupLabel assertionOrder assertionExplanation

@@ -7,7 +7,6 @@ issued -> dcterms:issued/schema:datePublished (+ fabio:hasPublicationYear), prec
 
 from __future__ import annotations
 
-import re
 
 from ..model import Work
 from ..terms import (
@@ -16,8 +15,6 @@ from ..terms import (
 from ..vocab import DCTERMS, FABIO, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit, url_obj, year_lit
 from .context import Context
-
-_RANGE = re.compile(r"^\s*([^\s\-–—]+)\s*[-–—]+\s*([^\s\-–—]+)\s*$")
 
 # Crossref date field -> properties that carry it on the work (precision kept in the datatype).
 DATE_PROPERTIES: dict[str, tuple[str, ...]] = {
@@ -54,6 +51,8 @@ def map_core(work: Work, ctx: Context) -> list[Triple]:
         out += [(w, RDF.type, info.work_level), (s, FRBR.realizationOf, w)]
     out.append((s, PRISM.doi, lit(work.doi_verbatim)))
     out.append((s, KG.crossrefType, lit(work.type)))
+    for path, value in work.as_written:
+        out.append((s, KG.asWritten, lit(f"{path}: {value}")))
     add_str(out, s, KG.crossrefSubtype, work.subtype)
     add_str(out, s, KG.doiPrefix, work.prefix)
     for alt in work.alternative_ids:
@@ -97,12 +96,10 @@ def map_core(work: Work, ctx: Context) -> list[Triple]:
 
     if work.page:
         out += [(s, PRISM.pageRange, lit(work.page)), (s, SDO.pagination, lit(work.page))]
-        m = _RANGE.match(work.page)
-        start, end = (m.group(1), m.group(2)) if m else (work.page.strip(), None)
-        if " " not in start and "," not in start:
-            out += [(s, PRISM.startingPage, lit(start)), (s, SDO.pageStart, lit(start))]
-        if end:
-            out += [(s, PRISM.endingPage, lit(end)), (s, SDO.pageEnd, lit(end))]
+    if work.page_start:
+        out += [(s, PRISM.startingPage, lit(work.page_start)), (s, SDO.pageStart, lit(work.page_start))]
+    if work.page_end:
+        out += [(s, PRISM.endingPage, lit(work.page_end)), (s, SDO.pageEnd, lit(work.page_end))]
     if work.article_number:
         out.append((s, FABIO.hasElectronicArticleIdentifier, lit(work.article_number)))
     add_str(out, s, PRISM.volume, work.volume)

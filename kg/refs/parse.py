@@ -17,25 +17,25 @@ from functools import lru_cache
 
 from ..model import Reference
 
-DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
+DOI_IN_TEXT = re.compile(r"\b(10\.[0-9]{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_NEW = re.compile(r"(?:arxiv(?:\.org/(?:abs|pdf)/|\s*(?:preprint)?\s*:?\s*(?:abs/)?)|corr\s+abs/|10\.48550/arxiv\.)"
                        r"(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 ARXIV_OLD = re.compile(r"arxiv(?:\.org/abs/|:\s*)([a-z\-]+(?:\.[a-z]{2})?/\d{7})", re.I)
 URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+", re.I)
-YEAR = re.compile(r"(?<![\d/.-])((?:19|20)\d{2})[a-z]?(?![\d/-])")
+YEAR = re.compile(r"(?<![\d/.-])((?:19|20)[0-9]{2})[a-z]?(?![\d/-])")
 ACCESSED = re.compile(r"\b(?:last\s+)?(?:accessed|retrieved|visited)(?:\s+on)?\s*:?\s*(.+?)(?:[.\]]\s*$|$)", re.I)
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 _TRAIL = ".,;:)]}>'\""
 _ND = re.compile(r"\[n\.\s?d\.\]|\bn\.d\.", re.I)
-_ACM = re.compile(r"^(?P<authors>.*?)\.?\s(?P<year>(?:19|20)\d{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
-_ACM_NOAUTH = re.compile(r"^(?P<year>(?:19|20)\d{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
+_ACM = re.compile(r"^(?P<authors>.*?)\.?\s(?P<year>(?:19|20)[0-9]{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
+_ACM_NOAUTH = re.compile(r"^(?P<year>(?:19|20)[0-9]{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
 _QUOTED = re.compile(r"[“\"«](?P<title>[^”\"»]{4,}?)[,.]?\s*[”\"»]")
-_PAREN_YEAR = re.compile(r"^(?P<authors>[^\d()]+?)\s*\((?P<year>(?:19|20)\d{2})[a-z]?(?:,[^)]*)?\)\s*[.,:]?\s+(?P<rest>.+)$")
-_NATURE_TAIL = re.compile(r"\((?P<year>(?:19|20)\d{2})[a-z]?\)\.?\s*$")
+_PAREN_YEAR = re.compile(r"^(?P<authors>[^\d()]+?)\s*\((?P<year>(?:19|20)[0-9]{2})[a-z]?(?:,[^)]*)?\)\s*[.,:]?\s+(?P<rest>.+)$")
+_NATURE_TAIL = re.compile(r"\((?P<year>(?:19|20)[0-9]{2})[a-z]?\)\.?\s*$")
 _NATURE_AUTHORS = re.compile(
     r"^(?P<authors>(?:[^,.&()]{2,60}?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+(?:,\s(?:Jr|Sr|II|III)\s?\.?)?(?:,\s|\s?&\s|\s)?)+(?:et\sal\.\s*)?)(?P<rest>.+)$")
 _VANCOUVER = re.compile(r"^(?P<authors>(?:[^,.()]+?\s[A-Z]{1,3}\s?,\s*)*[^,.()]+?\s[A-Z]{1,3}(?:\s?,?\s*et al)?)\s?[.,]?\s+"
-                        r"(?:\((?P<year>(?:19|20)\d{2})[a-z]?\)\s+)?(?P<rest>.+)$")
+                        r"(?:\((?P<year>(?:19|20)[0-9]{2})[a-z]?\)\s+)?(?P<rest>.+)$")
 _VENUE_HINT = re.compile(r"^(?:In\s|in\s|Proc\.|Proceedings|Journal|Trans\.|IEEE|ACM|arXiv|CoRR|Adv\.|Advances)")
 _TITLE_END = re.compile(r"(?<=\S)([.?!])\s+(?=[A-Z0-9(\[]|In\s|arXiv|https?://|www\.|pages?\s|pp\.|vol\.|in\s)")
 _ABBREV = frozenset("vol no pp proc dr st mr ms jr sr e.g i.e vs fig eq al inc corp ltd dept univ intl conf".split())
@@ -211,7 +211,7 @@ def _natbib(body: str) -> tuple[tuple[str, ...], str, str | None, str | None] | 
     years = YEAR.findall(rest)
     year = years[-1] if years else None
     if title:
-        title = re.sub(r",\s*(?:19|20)\d{2}[a-z]?$", "", title.strip(" ."))
+        title = re.sub(r",\s*(?:19|20)[0-9]{2}[a-z]?$", "", title.strip(" ."))
     if not title or fold(title) == fold(first):
         return None
     return _split_authors(first), title, venue, year
@@ -245,7 +245,7 @@ def parse_text(text: str) -> ParsedRef:
         pm = _PAREN_YEAR.match(head + " x")
         if pm and not year:
             year = pm.group("year")
-        head = re.sub(r"\s*\((?:19|20)\d{2}[a-z]?\)[.,:]?$", "", head)
+        head = re.sub(r"\s*\((?:19|20)[0-9]{2}[a-z]?\)[.,:]?$", "", head)
         authors = _split_authors(head)
         venue = re.sub(r"^(?:in|In)\s+", "", tail) or None
         style = "ieee" if not pm else "harvard"
