@@ -138,11 +138,10 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                                                 n_jobs)
                 t = result.report.timed("validate", t)
                 if report.count("Violation") and not allow_invalid:
-                    n = report.count("Violation")
-                    raise ValidationFailed(
-                        f"the graph has {n} violation{'s' if n != 1 else ''}"
-                        f" (first: {report.results[0].focus}: {report.results[0].message}); nothing was written;"
-                        " run 'kg validate' on an export for the full report, or pass --allow-invalid", report)
+                    from .ids import check_base
+                    from .validate import violation_message
+                    raise ValidationFailed(violation_message(report, every_line if whole else sample_lines,
+                                                             check_base(base)), report)
         if output and out_fmt:
             export.write_file(workspace_graph(), out_fmt, output)
             t = result.report.timed("export", t)

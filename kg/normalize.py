@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import InputError
 from .resources import type_table
+from .terms import decimal
 from .model import (
     Affiliation, Assertion, ClinicalTrial, Contributor, Event, Funder, Funding, Institution, License,
     Link, PartialDate, Project, Reference, Relation, Source, Update, Work,
@@ -227,6 +228,22 @@ class _Fields:
             return None
         self.warn(path, f"should be an integer, got {_kind(v)}")
         return None
+
+    def count(self, obj: dict[str, Any], key: str, path: str) -> int | None:
+        """A non-negative integer (a count, a delay in days)."""
+        n = self.int_(obj, key, path)
+        if n is not None and n < 0:
+            self.warn(path, f"is negative ({n})")
+            return None
+        return n
+
+    def decimal(self, obj: dict[str, Any], key: str, path: str) -> str | None:
+        """An amount: a decimal number as written, or (with a warning) None, the value kept as written."""
+        v = self.str_(obj, key, path)
+        if v is not None and decimal(v) is None:
+            self.keep(path, v, f'"{_clip(v)}" is not a decimal number')
+            return None
+        return v
 
     def dict_(self, obj: dict[str, Any], key: str, path: str) -> dict[str, Any] | None:
         v = obj.get(key)
@@ -454,9 +471,9 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
         member=f.str_(raw, "member", "member"),
         prefix=f.str_(raw, "prefix", "prefix"),
         subjects=f.strs(raw, "subject", "subject"),
-        reference_count=f.int_(raw, "reference-count", "reference-count"),
-        references_count=f.int_(raw, "references-count", "references-count"),
-        cited_by_count=f.int_(raw, "is-referenced-by-count", "is-referenced-by-count"),
+        reference_count=f.count(raw, "reference-count", "reference-count"),
+        references_count=f.count(raw, "references-count", "references-count"),
+        cited_by_count=f.count(raw, "is-referenced-by-count", "is-referenced-by-count"),
         contributors=tuple(contributors),
         funders=tuple(_funder(f, x, p) for p, x in f.objects(raw, "funder", "funder")),
         licenses=tuple(filter(None, (_license(f, x, p) for p, x in f.objects(raw, "license", "license")))),
@@ -637,7 +654,7 @@ def _license(f: _Fields, x: dict[str, Any], path: str) -> License | None:
         start=f.date(x, "start", f"{path}.start"),
         start_datetime=dt.strip() if isinstance(dt, str) and datetime_ok(dt.strip()) else None,
         content_version=f.str_(x, "content-version", f"{path}.content-version"),
-        delay_in_days=f.int_(x, "delay-in-days", f"{path}.delay-in-days"),
+        delay_in_days=f.count(x, "delay-in-days", f"{path}.delay-in-days"),
     )
 
 
@@ -806,11 +823,11 @@ def _project(f: _Fields, p: dict[str, Any], path: str) -> Project:
         fundings.append(Funding(
             funder=Funder(f.str_(fx, "name", f"{q}.funder.name"), doi.lower() if doi else None, None, ()),
             funding_type=f.str_(x, "type", f"{q}.type"), scheme=f.str_(x, "scheme", f"{q}.scheme"),
-            amount=f.str_(amount, "amount", f"{q}.award-amount.amount"),
+            amount=f.decimal(amount, "amount", f"{q}.award-amount.amount"),
             currency=f.str_(amount, "currency", f"{q}.award-amount.currency"),
             share=f.str_(x, "funding-percentage", f"{q}.funding-percentage"),
         ))
     amount = f.dict_(p, "award-amount", f"{path}.award-amount") or {}
-    return Project(titles, descriptions, tuple(fundings), f.str_(amount, "amount", f"{path}.award-amount.amount"),
+    return Project(titles, descriptions, tuple(fundings), f.decimal(amount, "amount", f"{path}.award-amount.amount"),
                    f.str_(amount, "currency", f"{path}.award-amount.currency"),
                    f.date(p, "award-start", f"{path}.award-start"), f.date(p, "award-end", f"{path}.award-end"))

@@ -678,3 +678,40 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
     ordered = _ordered(results)
     report_graph = Graph()
     return Report(not any(r.severity == "Violation" for r in ordered), ordered, report_graph)
+
+
+def violating_records(report: Report, lines: Iterable[str] | None, base: str) -> list[str]:
+    """The DOIs of the records whose named graphs hold a focus node of a violation (sorted): the graph
+    ``{base}graph/{doi}`` of each quad whose subject is such a node, else, without the lines, the DOI of a focus
+    node that is a work (``https://doi.org/{doi}``)."""
+    from urllib.parse import unquote
+
+    focus = {r.focus for r in report.results if r.severity == "Violation"}
+    dois: set[str] = set()
+    prefix = "<" + base + "graph/"
+    shared = {prefix + n + ">" for n in ("knowledge", "tools", "topics")}
+    if lines is not None:
+        tokens = {"<" + f + ">" for f in focus}
+        for line in lines:
+            if line.split(" ", 1)[0] in tokens:
+                g = line.rstrip("\n").rsplit(" ", 2)[-2]
+                if g.startswith(prefix) and g not in shared:
+                    dois.add(unquote(g[len(prefix):-1]))
+    for f in focus:
+        if f.startswith("https://doi.org/"):
+            dois.add(unquote(f[len("https://doi.org/"):]))
+    return sorted(dois)
+
+
+def violation_message(report: Report, lines: Iterable[str] | None, base: str, limit: int = 5) -> str:
+    """The one line a build that meets violations ends with: how many, the first, the records that have them,
+    and what to do (the records' data is caught in normalize, so what remains is a mapping bug)."""
+    n = report.count("Violation")
+    first = next(r for r in report.results if r.severity == "Violation")
+    dois = violating_records(report, lines, base)
+    named = ", ".join(dois[:limit]) + (f" and {len(dois) - limit} more" if len(dois) > limit else "")
+    where = f" in {len(dois)} record{'s' if len(dois) != 1 else ''} ({named})" if dois else ""
+    return (f"the graph has {n} violation{'s' if n != 1 else ''} (first: {first.focus}: {first.message}){where};"
+            " nothing was written; this is a mapping bug (or a shape of --shapes), not a problem of the records:"
+            " please report it; to list every violation, run the build again with --allow-invalid, then"
+            " 'kg validate'")
