@@ -206,6 +206,12 @@ def read_graph_lines(path: Path) -> list[str]:
             lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "check the path") from None
+    except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
+        read = export.read_jsonld_lines(path.read_bytes(), default) if rdf_format(path) == pyoxigraph.RdfFormat.JSON_LD else None
+        if read is None:
+            raise InputError(str(path), "holds a value too large for the RDF parser",
+                             "convert it to N-Quads or Turtle with another tool and read that") from None
+        return read
     except (SyntaxError, ValueError, OSError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "check the file and its format") from None

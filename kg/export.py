@@ -13,6 +13,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
@@ -262,15 +263,52 @@ def context() -> dict:
     return orjson.loads(data_file("context.jsonld").read_bytes())["@context"]
 
 
-def _jsonld_value(token: str, px: Prefixer) -> object:
-    if token.startswith("<"):
-        return {"@id": token[1:-1]}
+def _jsonld_id(token: str) -> str:
+    """The ``@id`` of an IRI token (``<x>`` -> ``x``) or a blank node token (``_:b`` stays ``_:b``)."""
+    return token if token.startswith("_:") else token[1:-1]
+
+
+def _jsonld_value(token: str, px: Prefixer | None) -> object:
+    if token.startswith(("<", "_:")):
+        return {"@id": _jsonld_id(token)}
     lexical, dt, lang = literal_parts(token)
     if lang:
         return {"@value": lexical, "@language": lang}
     if dt:
-        return {"@value": lexical, "@type": px.curie(dt) or dt}
+        return {"@value": lexical, "@type": (px.curie(dt) if px else None) or dt}
     return lexical
+
+
+def _looks_compact(iri: str, prefixes: dict[str, str]) -> bool:
+    """Whether the embedded context would read the IRI ``iri`` as a compact IRI (its scheme is a prefix of
+    the context: ``rdf:type``, ``fabio:JournalArticle`` written as a URL), or it is no IRI to JSON-LD."""
+    scheme, colon, rest = iri.partition(":")
+    return bool(colon) and (scheme in prefixes or scheme in _context_terms() or scheme == "_") \
+        and not rest.startswith("//")
+
+
+@cache
+def _context_terms() -> frozenset[str]:
+    return frozenset(context())
+
+
+def _node_object(s: str, items: list[tuple[str, str, str]], px: Prefixer) -> dict[str, object]:
+    """One subject's node object. When one of its IRIs would be read as a compact IRI by the embedded context,
+    the node object resets the context (``"@context": null``) and writes every IRI in full, so that what a
+    JSON-LD processor reads is the graph's IRI."""
+    iris = [t for _s, p, o in items for t in (p, o) if t.startswith("<")]
+    datatypes = [o.rsplit("^^", 1)[1] for _s, _p, o in items if o.endswith(">") and not o.startswith("<")]
+    plain = any(_looks_compact(t[1:-1], px.prefixes) for t in [s, *iris, *datatypes] if t.startswith("<"))
+    cpx = None if plain else px
+    node: dict[str, object] = {"@context": None} if plain else {}
+    node["@id"] = _jsonld_id(s)
+    types = [(cpx.curie(o[1:-1]) if cpx else None) or o[1:-1] for _s, p, o in items if p == RDF_TYPE and o.startswith("<")]
+    if types:
+        node["@type"] = types if len(types) > 1 else types[0]
+    for p, pg in groupby((t for t in items if not (t[1] == RDF_TYPE and t[2].startswith("<"))), key=lambda t: t[1]):
+        values = [_jsonld_value(t[2], cpx) for t in pg]
+        node[(cpx.curie(p[1:-1]) if cpx else None) or p[1:-1]] = values if len(values) > 1 else values[0]
+    return node
 
 
 def _indented(obj: object, by: str) -> str:
@@ -284,15 +322,7 @@ def write_jsonld(lines: Iterable[str], fh: IO[str]) -> None:
     fh.write("{\n  \"@context\": " + _indented(context(), "  ") + ",\n  \"@graph\": [")
     first = True
     for s, group in groupby(map(split_triple, triples_from_quads(lines)), key=lambda t: t[0]):
-        node: dict[str, object] = {"@id": s[1:-1]}
-        items = list(group)
-        types = [px.curie(o[1:-1]) or o[1:-1] for _s, p, o in items if p == RDF_TYPE and o.startswith("<")]
-        if types:
-            node["@type"] = types if len(types) > 1 else types[0]
-        for p, pg in groupby((t for t in items if not (t[1] == RDF_TYPE and t[2].startswith("<"))),
-                             key=lambda t: t[1]):
-            values = [_jsonld_value(t[2], px) for t in pg]
-            node[px.curie(p[1:-1]) or p[1:-1]] = values if len(values) > 1 else values[0]
+        node = _node_object(s, list(group), px)
         fh.write(("\n    " if first else ",\n    ") + _indented(node, "    "))
         first = False
     fh.write("]\n}\n" if first else "\n  ]\n}\n")
@@ -402,3 +432,91 @@ def canonical_lines(path: Path) -> Iterator[str]:
     """The lines of a canonical N-Quads file (as ``kg build`` writes the workspace graph), streamed."""
     with open(path, encoding="utf-8", newline="\n") as fh:
         yield from fh
+
+
+# ---------------------------------------------------------------- reading back
+
+
+def _nt_iri(iri: str) -> str:
+    return "<" + iri + ">"
+
+
+def _nt_lit(value: str, datatype: str | None = None, lang: str | None = None) -> str:
+    body = '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
+    if lang:
+        return body + "@" + lang.lower()
+    if datatype and datatype != XSD_NS + "string":
+        return body + "^^<" + datatype + ">"
+    return body
+
+
+def read_jsonld_lines(data: bytes, graph: str | None) -> list[str] | None:
+    """The N-Quads lines (all in ``graph``) of a JSON-LD document of the shape ``write_jsonld`` writes (a
+    context of prefixes, a flat ``@graph`` of node objects, each maybe resetting the context), read without a
+    JSON-LD processor's buffer limit; None when the document is of another shape (a general JSON-LD
+    processor must read it). ``graph`` None gives N-Triples lines."""
+    g = f" {graph} .\n" if graph else " .\n"
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(doc, dict) or set(doc) - {"@context", "@graph"} or not isinstance(doc.get("@graph"), list):
+        return None
+    ctx = doc.get("@context", {})
+    if not isinstance(ctx, dict) or any(not isinstance(v, str) or not v.endswith(("/", "#")) or k.startswith("@")
+                                        for k, v in ctx.items()):
+        return None
+    out: set[str] = set()
+
+    def expand(term: str, prefixes: dict[str, str]) -> str:
+        scheme, colon, rest = term.partition(":")
+        if colon and scheme in prefixes and not rest.startswith("//"):
+            return prefixes[scheme] + rest
+        return term
+
+    def ref(value: str, prefixes: dict[str, str]) -> str | None:
+        if value.startswith("_:"):
+            return value
+        iri = expand(value, prefixes)
+        return _nt_iri(iri) if ":" in iri else None
+
+    def obj(v: object, prefixes: dict[str, str]) -> str | None:
+        if isinstance(v, str):
+            return _nt_lit(v)
+        if not isinstance(v, dict):
+            return None
+        if set(v) == {"@id"} and isinstance(v["@id"], str):
+            return ref(v["@id"], prefixes)
+        if "@value" in v and isinstance(v["@value"], str) and set(v) <= {"@value", "@type", "@language"}:
+            dt = v.get("@type")
+            lang = v.get("@language")
+            if (dt is not None and not isinstance(dt, str)) or (lang is not None and not isinstance(lang, str)):
+                return None
+            return _nt_lit(v["@value"], expand(dt, prefixes) if dt else None, lang)
+        return None
+
+    for node in doc["@graph"]:
+        if not isinstance(node, dict) or not isinstance(node.get("@id"), str):
+            return None
+        if "@context" in node and node["@context"] is not None:
+            return None
+        prefixes = {} if "@context" in node else ctx
+        s = ref(node["@id"], prefixes)
+        if s is None:
+            return None
+        for key, values in node.items():
+            if key in ("@context", "@id"):
+                continue
+            for v in values if isinstance(values, list) else [values]:
+                if key == "@type":
+                    if not isinstance(v, str) or (o := ref(v, prefixes)) is None:
+                        return None
+                    out.add(f"{s} {RDF_TYPE} {o}{g}")
+                    continue
+                if key.startswith("@"):
+                    return None
+                p, o = ref(key, prefixes), obj(v, prefixes)
+                if p is None or o is None or p.startswith("_:"):
+                    return None
+                out.add(f"{s} {p} {o}{g}")
+    return sorted(out)

@@ -45,6 +45,13 @@ def _load_into(store: ox.Store, path: Path) -> None:
             store.bulk_load(fh, format=fmt)
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
+    except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
+        from .export import read_jsonld_lines
+        lines = read_jsonld_lines(path.read_bytes(), None) if path.suffix.lower() == ".jsonld" else None
+        if lines is None:
+            raise InputError(str(path), "holds a value too large for the RDF parser",
+                             "convert it to N-Quads or Turtle with another tool and read that") from None
+        store.bulk_load("".join(lines).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
     except (SyntaxError, ValueError, OSError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
