@@ -341,13 +341,17 @@ def write_xml(lines: Iterable[str], fh: IO[str]) -> None:
     px = Prefixer()
     body = _Body(px, mark="<{}:")
     for s, group in groupby(map(split_triple, triples_from_quads(lines)), key=lambda t: t[0]):
-        out = [f'  <rdf:Description rdf:about="{_xml_escape(s[1:-1], True)}">\n']
+        out = [f'  <rdf:Description rdf:nodeID="b{_xml_escape(s[2:], True)}">\n' if s.startswith("_:") else
+               f'  <rdf:Description rdf:about="{_xml_escape(s[1:-1], True)}">\n']
         for _s, p, o in group:
             name = px.curie(p[1:-1])
             if not name or not _XML_NAME.match(name.split(":", 1)[1]):
                 raise UsageError(f"predicate {p} cannot be written as RDF/XML; choose another format")
             if o.startswith("<"):
                 out.append(f'    <{name} rdf:resource="{_xml_escape(o[1:-1], True)}"/>\n')
+                continue
+            if o.startswith("_:"):  # (a blank node of a foreign graph; "b" makes its label an XML name)
+                out.append(f'    <{name} rdf:nodeID="b{_xml_escape(o[2:], True)}"/>\n')
                 continue
             lexical, dt, lang = literal_parts(o)
             attr = f' rdf:datatype="{_xml_escape(dt, True)}"' if dt else f' xml:lang="{lang}"' if lang else ""
