@@ -263,6 +263,12 @@ class Catalogue:
             parts.pop()
         return self.main_pages.get("/".join(parts))
 
+    def _longest_alias(self) -> int:
+        """The most words any alias has (at least 1)."""
+        if getattr(self, "_alias_words", None) is None:
+            self._alias_words = max((len(a.split()) for a in self.by_alias), default=1) or 1
+        return self._alias_words
+
     def main_page_of_title(self, title: str | None) -> str | None:
         """The tool a title names and nothing else, as a main page does ("NVIDIA CUPTI", "Rocprofiler
         documentation", "CUDA Profiling Tools Interface (CUPTI) - CUDA Toolkit": the part before the site's
@@ -271,17 +277,20 @@ class Catalogue:
             return None
         words = fold(SEGMENTS.split(title)[0].split(" - ")[0]).split()
         n = len(words)
-        spans = {" ".join(words[i:j]) for i in range(n) for j in range(i + 1, n + 1)}
+        m = self._longest_alias()  # (spans longer than every alias match nothing: a long title costs n*m, not n*n)
+        spans = {" ".join(words[i:j]) for i in range(n) for j in range(i + 1, min(n, i + m) + 1)}
         tools = sorted({t.id: t for span in spans for t in self.by_alias.get(span, ())}.items())
         fits = []
         for tid, t in tools:
             aliases = {fold(a) for a in t.aliases}
+            k = max(m, *(len(a.split()) for a in aliases)) if aliases else m
             covered = [False] * n + [True]  # covered[i]: words[i:] are aliases of t and filler words
             for i in range(n - 1, -1, -1):
                 filler = words[i] in MAIN_PAGE_WORDS or words[i] in self.vendor_words
                 covered[i] = (filler and covered[i + 1]) or any(
-                    " ".join(words[i:j]) in aliases and covered[j] for j in range(i + 1, n + 1))
-            if covered[0] and any(" ".join(words[i:j]) in aliases for i in range(n) for j in range(i + 1, n + 1)):
+                    " ".join(words[i:j]) in aliases and covered[j] for j in range(i + 1, min(n, i + k) + 1))
+            if covered[0] and any(" ".join(words[i:j]) in aliases for i in range(n)
+                                  for j in range(i + 1, min(n, i + k) + 1)):
                 fits.append(tid)
         return fits[0] if len(fits) == 1 else None
 
