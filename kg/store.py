@@ -6,7 +6,6 @@ any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one 
 from __future__ import annotations
 
 import contextvars
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,18 +65,15 @@ def load_store(paths: list[Path]) -> ox.Store:
     return store
 
 
-def build_disk_store(directory: Path, graph: Path, scratch: Path) -> None:
-    """(Re)create the on-disk store at ``directory`` from a canonical N-Quads file, atomically (built
-    aside, then renamed). Every triple goes once into the default graph (the union of the graphs)."""
+def build_disk_store(building: Path, graph: Path, scratch: Path) -> None:
+    """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file (the build's
+    ``kg.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
+    default graph (the union of the graphs)."""
     from .export import canonical_lines, triples_from_quads
-    directory = Path(directory)
-    tmp = directory.with_name(f".{directory.name}.building")
-    old = directory.with_name(f".{directory.name}.old")
-    shutil.rmtree(tmp, ignore_errors=True)
     triples = Path(scratch) / "store-load.nt"
     with open(triples, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(triples_from_quads(canonical_lines(graph)))
-    store = ox.Store(str(tmp))
+    store = ox.Store(str(building))
     store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
     store.flush()
     # A bulk load leaves many overlapping files; compacting them makes every index lookup cheaper
@@ -85,11 +81,6 @@ def build_disk_store(directory: Path, graph: Path, scratch: Path) -> None:
     store.optimize()
     del store
     triples.unlink()
-    if directory.exists():
-        shutil.rmtree(old, ignore_errors=True)
-        directory.rename(old)
-    tmp.rename(directory)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def open_disk_store(directory: Path) -> ox.Store:
