@@ -237,9 +237,11 @@ def atomic_writer(output: str | Path, binary: bool = False) -> Iterator[IO]:
         yield fh
     try:
         put(t)
-    except OSError as e:
+    except BaseException as e:
         discard(t)
-        raise _cannot(t, e) from None
+        if isinstance(e, OSError) and e.errno not in FULL:
+            raise _cannot(t, e) from None
+        raise
 
 
 # ---------------------------------------------------------------- locks
@@ -248,8 +250,8 @@ def atomic_writer(output: str | Path, binary: bool = False) -> Iterator[IO]:
 class Lock:
     """An exclusive lock on a file (flock); ``what`` names the thing it guards in the busy message."""
 
-    def __init__(self, path: Path, what: str, shown: str) -> None:
-        self.path, self.what, self.shown = path, what, shown
+    def __init__(self, path: Path, what: str, shown: str, other: str) -> None:
+        self.path, self.what, self.shown, self.other = path, what, shown, other
         self.fd: int | None = None
 
     def acquire(self) -> None:
@@ -267,7 +269,7 @@ class Lock:
                 os.close(fd)
             by = f" (pid {owner})" if owner.isdigit() else ""
             raise Busy(f"{self.shown}: busy: another build{by} is writing this {self.what}; wait for it to "
-                       f"finish, or use another {self.what}") from None
+                       f"finish, or {self.other}") from None
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode("ascii"))
         self.fd = fd
@@ -316,7 +318,8 @@ class Outputs:
         except OSError as e:
             raise KgError(f"{self.workspace}: cannot be written ({e.strerror or e}); make it writable or set "
                           "KG_HOME to another folder") from None
-        self._lock(Lock(self.workspace / ".lock", "workspace", str(self.workspace)))
+        self._lock(Lock(self.workspace / ".lock", "workspace", str(self.workspace),
+                        "set KG_HOME to another folder"))
         remove_dead(self.workspace, ".build-")
         remove_dead(self.workspace, self.graph.prefix)
         probe(self.graph)
@@ -338,7 +341,8 @@ class Outputs:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise KgError(f"{store}: cannot be written ({e.strerror or e}); choose another --store folder") from None
-        self._lock(Lock(parent / f".{store.name}.lock", "store folder", str(store)))
+        self._lock(Lock(parent / f".{store.name}.lock", "store folder", str(store),
+                        "choose another --store folder"))
         remove_dead(parent, f".{store.name}.building")
         remove_dead(parent, f".{store.name}.old")
         if store.is_dir() and not os.access(store, os.W_OK | os.X_OK):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -89,10 +90,14 @@ def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
         copy = scratch / f"input-{n:04d}"
         shown = "stdin" if given == "-" else given
         try:
-            src = os.fdopen(os.dup(0), "rb") if given == "-" else open(given, "rb")
-            with src, open(copy, "wb") as dst:
-                while block := src.read(BLOCK):
-                    dst.write(block)
+            src = sys.stdin.buffer if given == "-" else open(given, "rb")
+            try:
+                with open(copy, "wb") as dst:
+                    while block := src.read(BLOCK):
+                        dst.write(block)
+            finally:
+                if given != "-":
+                    src.close()
         except OSError as e:
             if e.errno in (28, 122):  # ENOSPC, EDQUOT: the disk of the workspace
                 raise
@@ -225,7 +230,7 @@ def too_deep(value: Any) -> bool:
 
 
 def _deep_error(where: str) -> InputError:
-    return InputError(where, f"nested deeper than {MAX_DEPTH} levels", "no Crossref record is; fix or leave it out")
+    return InputError(where, f"nested deeper than {MAX_DEPTH} levels", "no Crossref record nests so deep; fix the record or leave it out")
 
 
 def _deep_line(data: bytes) -> int:
@@ -318,7 +323,9 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
                         return
             except _Broken as e:
                 broken = str(e)
-        yield from _whole(shown, bytes(head), digest, explicit, broken)
+        data = bytes(head)
+        del head
+        yield from _whole(shown, data, digest, explicit, broken)
 
 
 def _whole(shown: str, data: bytes, digest: str, explicit: bool, broken: str | None,
