@@ -220,6 +220,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
             result.report.timed("store", t)
         faults.reached("commit")
         plan.commit()
+        faults.reached("committed")
         return built, report
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

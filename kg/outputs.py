@@ -46,7 +46,7 @@ def _tag() -> str:
     return f"{os.getpid()}-{secrets.token_hex(4)}"
 
 
-_OWNED = re.compile(r"\.(\d+)-[0-9a-f]{8}(?:\.tmp)?$")
+_OWNED = re.compile(r"[.-](\d+)-[0-9a-f]{8}(?:\.tmp)?$")
 
 
 def alive(pid: int) -> bool:
@@ -258,8 +258,8 @@ class Lock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
-            raise KgError(f"{self.shown}: cannot be written ({e.strerror or e}); make it writable or choose "
-                          "another folder") from None
+            raise KgError(f"{self.shown}: cannot be written ({e.strerror or e}); make it writable or "
+                          f"{self.other}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
