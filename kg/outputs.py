@@ -320,8 +320,7 @@ class Outputs:
                           "KG_HOME to another folder") from None
         self._lock(Lock(self.workspace / ".lock", "workspace", str(self.workspace),
                         "set KG_HOME to another folder"))
-        remove_dead(self.workspace, ".build-")
-        remove_dead(self.workspace, self.graph.prefix)
+        remove_dead(self.workspace, ".")  # (temporary files of the graph and the record of its inputs)
         probe(self.graph)
         if self.output is not None:
             if self.output.path is not None and self.output.path == self.graph.path:
