@@ -64,7 +64,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except OSError as e:
-            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                 raise
             raise _disk_full(e.filename or api.workspace(), e.strerror) from None
         except sqlite3.OperationalError as e:  # (the scratch tables of a streaming build's reference resolution)

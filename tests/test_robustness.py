@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg import read
 from test_cli_errors import Kg, assert_lines, envelope, kg, no_usable, work  # noqa: F401 - kg is a fixture
@@ -619,3 +621,44 @@ def test_a_read_only_folder_is_found_before_the_build(tmp_path: Path, what: str)
            "KG_HOME": "make it writable or set KG_HOME to another folder"}[what]
     assert r.stderr.splitlines() == [f"error: {shown}: cannot be written (Read-only file system); {fix}"]
     assert not (tmp_path / "ws").exists() or what == "KG_HOME"
+
+
+# ---------------------------------------------------------------- property: any JSON is a record or one skip
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                   max_size=3), max_leaves=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_json, pad=st.integers(0, 260), lines=st.booleans())
+def test_any_json_value_in_a_record_is_kept_or_one_deep_skip(tmp_path_factory: pytest.TempPathFactory,
+                                                              value: object, pad: int, lines: bool) -> None:
+    """A record holding any JSON value (wrapped in up to 260 more lists) in an unknown field is read as the
+    record exactly when it nests at most 200 levels, else it is one 'nested deeper' skip; nothing raises,
+    and the good record beside it is always read."""
+    for _ in range(pad):
+        value = [value]
+    record = {"DOI": "10.5555/p.1", "x": value}
+    folder = tmp_path_factory.mktemp("p")
+    path = folder / ("r.jsonl" if lines else "r.json")
+    good = {"DOI": "10.5555/good.1"}
+    path.write_text(json.dumps(good) + "\n" + json.dumps(record) + "\n" if lines else json.dumps([good, record]),
+                    encoding="utf-8")
+    got = list(read.iter_records([str(path)]))
+    assert isinstance(got[0], tuple) and got[0][1] == good
+    assert len(got) == 2
+    if _depth(record) > 200:
+        where = f"{path}: line 2" if lines else f"{path}: item 2"
+        assert str(got[1]) == f"{where}: {DEEP}"
+    else:
+        assert isinstance(got[1], tuple) and got[1][1] == record
