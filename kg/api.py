@@ -24,7 +24,8 @@ from .queries import Results, bound_text, check_local, find_query, sorted_lists
 from .validate import Report
 from .read import display_path, spool
 from .stream import build_stream, scratch_dir
-from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
+from .store import (build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph,
+                    query_rdflib, rdf_format)
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
@@ -272,12 +273,14 @@ def read_graph_lines(path: Path) -> list[str]:
     default = "<urn:x-crossref-kg:default>"
     lines = set()
     try:
-        for q in pyoxigraph.parse(path=str(path), format=rdf_format(path)):
-            g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
-            lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+        fmt = rdf_format(path)
+        with open_graph(path) as fh:
+            for q in pyoxigraph.parse(fh, format=fmt):
+                g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
+                lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "check the path") from None
-    except (SyntaxError, ValueError, OSError) as e:
+    except (SyntaxError, ValueError, OSError, EOFError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "check the file and its format") from None
     return sorted(lines)

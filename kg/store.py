@@ -6,9 +6,10 @@ any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one 
 from __future__ import annotations
 
 import contextvars
+import gzip
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import orjson
 import pyoxigraph as ox
@@ -30,21 +31,29 @@ RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 
 def rdf_format(path: Path) -> "ox.RdfFormat":
-    fmt = _FORMATS.get(path.suffix.lower())
+    """The format of a graph file by its extension (before a .gz: the file is gzipped, as ``kg build -o``
+    writes ``FILE.ttl.gz``)."""
+    named = Path(path.stem) if path.suffix.lower() == ".gz" else path
+    fmt = _FORMATS.get(named.suffix.lower())
     if fmt is None:
-        raise InputError(str(path), f"has an unknown RDF extension {path.suffix!r}",
-                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld")
+        raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
+                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (gzipped or not)")
     return fmt
+
+
+def open_graph(path: Path) -> IO[bytes]:
+    """A graph file opened for reading, expanded as a stream when its name ends in .gz."""
+    return gzip.open(path, "rb") if Path(path).suffix.lower() == ".gz" else open(path, "rb")
 
 
 def _load_into(store: ox.Store, path: Path) -> None:
     try:
         fmt = rdf_format(path)
-        with open(path, "rb") as fh:
+        with open_graph(path) as fh:
             store.bulk_load(fh, format=fmt)
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
-    except (SyntaxError, ValueError, OSError) as e:
+    except (SyntaxError, ValueError, OSError, EOFError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
 

@@ -289,6 +289,10 @@ def test_gz_outputs_are_compressed_and_deterministic(kg: Kg, fmt: str) -> None:
     assert packed[:2] == b"\x1f\x8b" and gzip.decompress(packed) == plain
     assert kg("export", "-o", f"again.{fmt}.gz").exit_code == 0
     assert (kg.cwd / f"again.{fmt}.gz").read_bytes() == packed  # no name or time in the gzip header
+    # kg reads back what it wrote
+    stats = [kg("stats", "-g", name, "-f", "tsv") for name in (f"out.{fmt}", f"out.{fmt}.gz")]
+    assert stats[0].exit_code == stats[1].exit_code == 0 and stats[0].stdout == stats[1].stdout
+    assert kg("export", f"out.{fmt}.gz", "-f", "nt").stdout == kg("export", f"out.{fmt}", "-f", "nt").stdout
 
 
 # ---------------------------------------------------------------- all outputs or none
