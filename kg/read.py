@@ -310,10 +310,13 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
         except _Broken as e:
             broken = str(e)
         if len(head) > STREAM_ABOVE and broken is None:
-            streamed = _stream_lines(shown, digest, bytes(head), blocks, lazy)
+            holder = [bytes(head)]
+            del head  # (the stream lets go of its first block once it has read it)
+            streamed = _stream_lines(shown, digest, holder, blocks, lazy)
             if streamed is not None:
                 yield from streamed
                 return
+            head = bytearray(holder.pop())
             try:
                 for block in blocks:
                     head += block
@@ -403,11 +406,12 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _stream_lines(shown: str, digest: str, head: bytes, rest: Iterator[bytes], lazy: bool,
+def _stream_lines(shown: str, digest: str, holder: list[bytes], rest: Iterator[bytes], lazy: bool,
                   ) -> Iterator[tuple[Source, Any] | InputError | LazyLine] | None:
-    """A large file as a stream of JSON Lines records (``head``, its first expanded bytes, then ``rest``), or
-    None when it is not JSON Lines (its first non-blank line in ``head`` is not JSON, or it has no second line:
-    then it is read whole)."""
+    """A large file as a stream of JSON Lines records (``holder``'s one item, its first expanded bytes, then
+    ``rest``), or None when it is not JSON Lines (its first non-blank line there is not JSON, or it has no
+    second line: then it is read whole, and ``holder`` still holds the first bytes)."""
+    head = holder[0]
     first_end = 0
     while True:
         nl = head.find(b"\n", first_end)
@@ -426,8 +430,13 @@ def _stream_lines(shown: str, digest: str, head: bytes, rest: Iterator[bytes], l
         if "depth limit" not in str(e):
             return None
 
+    bom = first is not line
+    del head, line, first
+
     def blocks() -> Iterator[bytes]:
-        yield head[:first_end] + first + head[nl:] if first is not line else head
+        start = holder.pop()
+        yield start[:first_end] + start[first_end + 3:] if bom else start
+        del start
         yield from rest
 
     def records() -> Iterator[tuple[Source, Any] | InputError | LazyLine]:
