@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import sys
 import zlib
@@ -27,6 +28,7 @@ MAX_DEPTH = 200  # a record nested deeper than this is skipped (no Crossref reco
 MAX_DOCUMENT = 256 << 20  # expanded bytes of one JSON document (a Crossref dump file of 5,000 records is ~150 MiB)
 MAX_LINE = 64 << 20  # expanded bytes of one JSON Lines line (one record; the largest real ones are a few MiB)
 BLOCK = 1 << 20  # bytes read (and at most expanded) at a time
+_BLANK = re.compile(rb"[ \t\r\n]*")
 _DEEP_PAD = 254 - MAX_DEPTH  # orjson serialises at most 254 nested containers: padding makes it test MAX_DEPTH
 
 
@@ -260,8 +262,9 @@ class Ignored(str):
     """A file met while walking a folder that holds no JSON at all (a README, say): noted, not an error."""
 
 
-def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str] | InputError | Ignored:
-    """The open file, whether it is gzipped and the sha256 of its bytes as stored; or why it cannot be read."""
+def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str, int] | InputError | Ignored:
+    """The open file, whether it is gzipped, the sha256 of its bytes as stored and their size; or why it
+    cannot be read."""
     try:
         mode = os.stat(path).st_mode
         kind = special_kind(mode)
@@ -271,6 +274,7 @@ def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str] | Inp
             return InputError(shown, f"is {kind}, not a regular file", "give a file, a folder or '-' for standard input")
         digest = _sha256(path)
         fh = open(path, "rb")
+        stored = os.fstat(fh.fileno()).st_size
     except IsADirectoryError:
         return InputError(shown, "is a directory that could not be walked", "check the path")
     except FileNotFoundError:
@@ -279,7 +283,7 @@ def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str] | Inp
         return InputError(shown, f"cannot be read ({e.strerror or e})", "check the path and its permissions")
     gz = fh.read(2) == GZIP_MAGIC
     fh.seek(0)
-    return fh, gz, digest
+    return fh, gz, digest, stored
 
 
 def _gzip_error(shown: str, why: str) -> InputError:
@@ -289,49 +293,95 @@ def _gzip_error(shown: str, why: str) -> InputError:
 def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
               ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
     """Every work record of one file (single JSON document or JSON Lines), errors as values. Gzip is always
-    expanded as a stream. Files expanding to more than ``STREAM_ABOVE`` are read line by line when they are
-    JSON Lines, so memory does not grow with the file (with ``lazy``, their lines come unparsed, as
-    ``LazyLine``s, for a worker process to parse); a single document may expand to ``MAX_DOCUMENT``. Where a
-    gzip stream breaks off, the records of the lines before the break are kept."""
+    expanded as a stream. Files larger than ``STREAM_ABOVE`` (as stored, or expanded) are read line by line
+    when they are JSON Lines, so memory does not grow with the file (with ``lazy``, their lines come unparsed,
+    as ``LazyLine``s, for a worker process to parse); a single document may expand to ``MAX_DOCUMENT``. Where
+    a gzip stream breaks off, the records of the lines before the break are kept."""
     opened = _open(shown, path, explicit)
     if isinstance(opened, (InputError, Ignored)):
         yield opened
         return
-    fh, gz, digest = opened
+    fh, gz, digest, stored = opened
     with fh:
         blocks = _expanded(fh, gz)
-        head = bytearray()
+        big = stored > STREAM_ABOVE
+        pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
+        size = 0
         broken: str | None = None
         try:
             for block in blocks:
-                head += block
-                if len(head) > STREAM_ABOVE:
+                pending.append(block)
+                size += len(block)
+                if big or size > STREAM_ABOVE:
+                    big = True
                     break
+            if big and _json_lines_start(pending, blocks):
+                yield from _stream_lines(shown, digest, pending, blocks, lazy)
+                return
         except _Broken as e:
             broken = str(e)
-        if len(head) > STREAM_ABOVE and broken is None:
-            holder = [bytes(head)]
-            del head  # (the stream lets go of its first block once it has read it)
-            streamed = _stream_lines(shown, digest, holder, blocks, lazy)
-            if streamed is not None:
-                yield from streamed
-                return
-            head = bytearray(holder.pop())
+        data = bytearray()
+        while pending:
+            data += pending.pop(0)
+        if big and broken is None:
             try:
                 for block in blocks:
-                    head += block
-                    if len(head) > MAX_DOCUMENT:
+                    data += block
+                    if len(data) > MAX_DOCUMENT:
                         yield InputError(shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref "
                                          "file holds", "split it into smaller files or leave it out")
                         return
             except _Broken as e:
                 broken = str(e)
-        data = bytes(head)
-        del head
         yield from _whole(shown, data, digest, explicit, broken)
 
 
-def _whole(shown: str, data: bytes, digest: str, explicit: bool, broken: str | None,
+def _json_lines_start(pending: list[bytes], rest: Iterator[bytes]) -> bool:
+    """Whether a file starts as JSON Lines: its first non-blank line is JSON and a second non-blank line
+    follows. Reads what it needs from ``rest`` into ``pending`` (at most ``MAX_LINE`` and a block)."""
+    buf = bytearray()
+    i = 0
+    while True:
+        if i < len(pending):
+            block = pending[i]
+        else:
+            more = next(rest, None)
+            if more is None:
+                return False
+            pending.append(more)
+            block = more
+        i += 1
+        buf += block
+        verdict = _starts_as_lines(buf)
+        if verdict is not None:
+            return verdict
+        if len(buf) > MAX_LINE + BLOCK:
+            return False
+
+
+_NONBLANK = re.compile(rb"[^ \t\r\n]")
+
+
+def _starts_as_lines(buf: bytearray) -> bool | None:
+    """``_json_lines_start`` on the first bytes of a file; None when they do not tell yet."""
+    pos = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
+    while True:
+        nl = buf.find(b"\n", pos)
+        if nl < 0:
+            return None
+        if _NONBLANK.search(buf, pos, nl):
+            break
+        pos = nl + 1
+    if _NONBLANK.search(buf, nl + 1) is None:
+        return None
+    try:
+        orjson.loads(buf[pos:nl])
+    except orjson.JSONDecodeError as e:
+        return "depth limit" in str(e)
+    return True
+
+
+def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, broken: str | None,
            ) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
     """The records of a file read whole (``broken``: why its gzip stream broke off after ``data``)."""
     if data[:3] == b"\xef\xbb\xbf":
@@ -343,10 +393,11 @@ def _whole(shown: str, data: bytes, digest: str, explicit: bool, broken: str | N
             yield from _iter_lines(shown, complete, digest)
         yield _gzip_error(shown, broken)
         return
-    if not explicit and data.lstrip()[:1] not in (b"{", b"["):
+    start = _BLANK.match(data).end()
+    if not explicit and data[start:start + 1] not in (b"{", b"["):
         yield Ignored(f"{shown}: not JSON, ignored while reading the folder")
         return
-    if not data.strip():
+    if not data or data.isspace():
         yield InputError(shown, "is empty", "leave it out or give a Crossref JSON file")
         return
     try:
@@ -375,7 +426,7 @@ def _whole(shown: str, data: bytes, digest: str, explicit: bool, broken: str | N
         yield Source(shown, digest, f"{naming} {i}" if naming else ""), _inner(item)
 
 
-def _looks_like_json_lines(data: bytes) -> bool:
+def _looks_like_json_lines(data: bytes | bytearray) -> bool:
     """More than one non-empty line, and at least half of them are complete JSON objects or arrays."""
     lines = [ln for ln in data.split(b"\n") if ln.strip()]
     if len(lines) < 2:
@@ -406,57 +457,33 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _stream_lines(shown: str, digest: str, holder: list[bytes], rest: Iterator[bytes], lazy: bool,
-                  ) -> Iterator[tuple[Source, Any] | InputError | LazyLine] | None:
-    """A large file as a stream of JSON Lines records (``holder``'s one item, its first expanded bytes, then
-    ``rest``), or None when it is not JSON Lines (its first non-blank line there is not JSON, or it has no
-    second line: then it is read whole, and ``holder`` still holds the first bytes)."""
-    head = holder[0]
-    first_end = 0
-    while True:
-        nl = head.find(b"\n", first_end)
-        if nl < 0:
-            return None
-        line = head[first_end:nl]
-        if line.strip():
-            break
-        first_end = nl + 1
-    if not head[nl + 1:].strip():
-        return None
-    first = line[3:] if first_end == 0 and line[:3] == b"\xef\xbb\xbf" else line
-    try:
-        orjson.loads(first)
-    except orjson.JSONDecodeError as e:
-        if "depth limit" not in str(e):
-            return None
-
-    bom = first is not line
-    del head, line, first
+def _stream_lines(shown: str, digest: str, pending: list[bytes], rest: Iterator[bytes], lazy: bool,
+                  ) -> Iterator[tuple[Source, Any] | InputError | LazyLine]:
+    """A large JSON Lines file as a stream of records: the blocks of ``pending`` (let go of as they are read),
+    then ``rest``."""
+    if pending and pending[0][:3] == b"\xef\xbb\xbf":
+        pending[0] = pending[0][3:]
 
     def blocks() -> Iterator[bytes]:
-        start = holder.pop()
-        yield start[:first_end] + start[first_end + 3:] if bom else start
-        del start
+        while pending:
+            yield pending.pop(0)
         yield from rest
 
-    def records() -> Iterator[tuple[Source, Any] | InputError | LazyLine]:
-        try:
-            for n, ln in _lines(blocks()):
-                if ln is None:
-                    yield InputError(f"{shown}: line {n}", f"is longer than {_mib(MAX_LINE)}, more than any "
-                                     "Crossref record", "fix the line or leave it out")
-                elif ln.strip():
-                    if lazy:
-                        yield LazyLine(shown, digest, n, ln)
-                    else:
-                        yield from _line_records(shown, digest, n, ln)
-        except _Broken as e:
-            yield _gzip_error(shown, str(e))
-
-    return records()
+    try:
+        for n, ln in _lines(blocks()):
+            if ln is None:
+                yield InputError(f"{shown}: line {n}", f"is longer than {_mib(MAX_LINE)}, more than any "
+                                 "Crossref record", "fix the line or leave it out")
+            elif ln.strip():
+                if lazy:
+                    yield LazyLine(shown, digest, n, ln)
+                else:
+                    yield from _line_records(shown, digest, n, ln)
+    except _Broken as e:
+        yield _gzip_error(shown, str(e))
 
 
-def _iter_lines(shown: str, data: bytes, digest: str) -> Iterator[tuple[Source, Any] | InputError]:
+def _iter_lines(shown: str, data: bytes | bytearray, digest: str) -> Iterator[tuple[Source, Any] | InputError]:
     for lineno, line in enumerate(data.split(b"\n"), start=1):
         if len(line) > MAX_LINE:
             yield InputError(f"{shown}: line {lineno}", f"is longer than {_mib(MAX_LINE)}, more than any "
