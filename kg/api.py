@@ -10,9 +10,10 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
+import orjson
 import pyoxigraph
 
-from . import export
+from . import export, faults, outputs
 from .build import Report as BuildReport
 from .forked import Forked, forking_works
 from .errors import InputError, KgError, UsageError, ValidationFailed
@@ -21,8 +22,10 @@ from .map.context import Context
 from .net import DEFAULT_MAX_BYTES
 from .queries import Results, bound_text, check_local, find_query, sorted_lists
 from .validate import Report
+from .read import display_path, spool
 from .stream import build_stream, scratch_dir
-from .store import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib, rdf_format
+from .store import (build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph,
+                    query_rdflib, rdf_format)
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
@@ -81,20 +84,68 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     ``validation`` is auto (whole graph up to 1,000 records, else a deterministic sample of 1,000
     records), full, sample:N or none. A graph with violations is not written unless ``allow_invalid``.
     ``jobs``: worker processes (default: the available cores); the output never depends on it.
+    Every output is checked before the build starts and all are replaced together at its end (see
+    ``kg.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
+    An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
     """
     Context.create(base, tools=tools, topics=topics)  # bad base, catalogue or overrides: fail before reading
     out_fmt = export.resolve_format(fmt, output) if output else None
     sample = _sample_size(validation)
-    for target in ([workspace_graph()] + ([Path(output)] if output and output != "-" else [])):
-        export.check_writable(target)
-    created = not workspace().exists()
+    plan = outputs.Outputs(workspace(), workspace_graph(), output, store)
+    try:
+        with plan:
+            return _build(plan, inputs, out_fmt, base, strict, on_problem, tools, topics, validation, sample,
+                          allow_invalid, shapes, jobs, on_progress)
+    except KeyboardInterrupt:
+        raise Interrupted(plan.committed) from None
+
+
+class Interrupted(KgError):
+    """Ctrl-C (or SIGTERM) during a build; the message says whether the outputs are all old or all new."""
+
+    exit_code = 130
+
+    def __init__(self, committed: bool) -> None:
+        self.committed = committed
+        super().__init__("interrupted after every output was written; the workspace graph and the outputs are "
+                         "all new" if committed else
+                         "interrupted; the workspace graph and the outputs are as they were; run the build again")
+
+
+INPUTS_FILE = "inputs.json"  # in the workspace: the inputs of the build that wrote its graph
+
+
+def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, bytes]:
+    """A note when the workspace graph was built from other inputs than ``inputs``, and the record of these."""
+    ids = ["stdin" if i == "-" else os.path.abspath(i) for i in inputs]
+    mine = orjson.dumps({"inputs": ids, "given": ["stdin" if i == "-" else display_path(i) for i in inputs]}, option=orjson.OPT_INDENT_2)
+    try:
+        last = orjson.loads((plan.workspace / INPUTS_FILE).read_bytes())
+        before, given = list(last["inputs"]), [str(g) for g in last["given"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, mine + b"\n"
+    if sorted(before) == sorted(ids) or not plan.graph.path or not plan.graph.path.exists():
+        return None, mine + b"\n"
+    shown = ", ".join(given[:3]) + (f" and {len(given) - 3} more" if len(given) > 3 else "")
+    return (f"{plan.graph.shown}: was built from other inputs ({shown}); this build replaces it with the graph "
+            "of the inputs given", mine + b"\n")
+
+
+def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: str, strict: bool,
+           on_problem: Callable[[str, str], None] | None, tools: list[Path] | None, topics: Path | None,
+           validation: str, sample: int | None, allow_invalid: bool, shapes: Path | None, jobs: int | None,
+           on_progress: Callable[..., None] | None) -> tuple[Built, Report | None]:
     scratch = scratch_dir(workspace())
     try:
-        result = build_stream(inputs, (base, tools, topics), scratch, jobs=jobs or default_jobs(), strict=strict,
+        note, manifest = _inputs_note(plan, inputs)
+        given = spool(inputs, scratch)
+        result = build_stream(given, (base, tools, topics), scratch, jobs=jobs or default_jobs(), strict=strict,
                               sample=sample, on_problem=on_problem, on_progress=on_progress)
         built = Built(result.report, result.works, 0, 0, workspace_graph())
         if result.report.records == 0:
             return built, None
+        if note:
+            result.report.notes.insert(0, note)
         report = None
         t = time.perf_counter()
         checked = validation != "none"
@@ -113,20 +164,27 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                 sample_lines = None
                 result.sampled.clear()
                 early = stack.enter_context(Forked(_validate_file, sample_file, result.shared_graphs, shapes, n_jobs))
-            fh = stack.enter_context(export.atomic_writer(workspace_graph(), binary=True))
-            last_triple = None
-            for block in result.blocks():
-                fh.write(block)
-                lines = block.split(b"\n")
-                lines.pop()  # (empty: the block ends with a line break)
-                built.quads += len(lines)
-                for line in lines:
-                    triple = line.rpartition(b" <")[0]  # (the graph IRI is the last token)
-                    if triple != last_triple:
-                        built.triples += 1
-                        last_triple = triple
-                if whole:
-                    every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
+            with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
+                last_triple = None
+                for block in result.blocks():
+                    fh.write(block)
+                    if not built.quads:
+                        faults.reached("merge")
+                    lines = block.split(b"\n")
+                    lines.pop()  # (empty: the block ends with a line break)
+                    built.quads += len(lines)
+                    for line in lines:
+                        triple = line.rpartition(b" <")[0]  # (the graph IRI is the last token)
+                        if triple != last_triple:
+                            built.triples += 1
+                            last_triple = triple
+                    if whole:
+                        every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
+            faults.reached("graph")
+            inputs_file = outputs.Target(str(plan.workspace / INPUTS_FILE), plan.workspace / INPUTS_FILE, False, False)
+            with outputs.opened(inputs_file, binary=True) as fh:
+                fh.write(manifest)
+            plan.extra.append(inputs_file)
             if on_progress:
                 on_progress("written", result.works)
             t = result.report.timed("merge", t)
@@ -137,22 +195,35 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                     report = validate_collected(every_line if whole else sample_lines, result.shared_graphs, shapes,
                                                 n_jobs)
                 t = result.report.timed("validate", t)
+                faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:
                     from .ids import check_base
                     from .validate import violation_message
                     raise ValidationFailed(violation_message(report, every_line if whole else sample_lines,
                                                              check_base(base)), report)
-        if output and out_fmt:
-            export.write_file(workspace_graph(), out_fmt, output)
+        graph_tmp = plan.graph.tmp
+        assert graph_tmp is not None
+        if plan.output is not None and out_fmt:
+            with plan.writing(plan.output) as fh:
+                export.WRITERS[out_fmt](export.canonical_lines(graph_tmp), fh)
+            faults.reached("export")
             t = result.report.timed("export", t)
-        if store:
-            build_disk_store(store, workspace_graph(), scratch)
+        if plan.store is not None and plan.store_building is not None:
+            try:
+                build_disk_store(plan.store_building, graph_tmp, scratch)
+            except OSError as e:
+                if e.errno in outputs.FULL or "No space" in str(e):
+                    raise outputs.full_disk(str(plan.store), e) from None
+                raise KgError(f"{plan.store}: the store could not be built ({e}); nothing was replaced: the "
+                              "workspace graph and the outputs are as they were") from None
+            faults.reached("store")
             result.report.timed("store", t)
+        faults.reached("commit")
+        plan.commit()
+        faults.reached("committed")
         return built, report
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-        if created and not any(workspace().iterdir()):
-            workspace().rmdir()  # nothing was written: leave no empty workspace behind
 
 
 def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
@@ -201,18 +272,24 @@ def read_graph_lines(path: Path) -> list[str]:
     default = "<urn:x-crossref-kg:default>"
     lines = set()
     try:
-        for q in pyoxigraph.parse(path=str(path), format=rdf_format(path)):
-            g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
-            lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+        fmt = rdf_format(path)
+        with open_graph(path) as fh:
+            for q in pyoxigraph.parse(fh, format=fmt):
+                g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
+                lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "check the path") from None
     except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
-        read = export.read_jsonld_lines(path.read_bytes(), default) if rdf_format(path) == pyoxigraph.RdfFormat.JSON_LD else None
+        if rdf_format(path) != pyoxigraph.RdfFormat.JSON_LD:
+            read = None
+        else:
+            with open_graph(path) as fh:
+                read = export.read_jsonld_lines(fh.read(), default)
         if read is None:
             raise InputError(str(path), "holds a value too large for the RDF parser",
                              "convert it to N-Quads or Turtle with another tool and read that") from None
         return read
-    except (SyntaxError, ValueError, OSError) as e:
+    except (SyntaxError, ValueError, OSError, EOFError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "check the file and its format") from None
     return sorted(lines)

@@ -64,7 +64,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except OSError as e:
-            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                 raise
             raise _disk_full(e.filename or api.workspace(), e.strerror) from None
         except sqlite3.OperationalError as e:  # (the scratch tables of a streaming build's reference resolution)
@@ -92,7 +92,9 @@ def main() -> None:
 
 @main.command()
 @click.argument("inputs", nargs=-1, type=click.Path())
-@click.option("-o", "--output", help="Also write the graph here ('-' for stdout); format from the extension.")
+@click.option("-o", "--output", help="Also write the graph here; format from the extension, .gz compresses. A file "
+              "(a symlink is followed) is replaced atomically with the workspace graph and --store; '-', "
+              "/dev/stdout, a FIFO or a character device is written in place, as a stream (not atomically).")
 @click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
 @click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
 @click.option("--tools", "tools", multiple=True, type=click.Path(path_type=Path),
@@ -114,10 +116,13 @@ def main() -> None:
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
           strict: bool, jobs: int | None, quiet: bool, timings: bool) -> None:
-    """Build the graph of Crossref records (files, folders, .jsonl, .gz; default: seeds/).
+    """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
+    default: seeds/).
 
     Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
-    after validating the graph with the SHACL shapes.
+    after validating the graph with the SHACL shapes. Every output is checked before the build starts
+    and all are replaced together at its end: an interrupted or failed build leaves them as they were.
+    One build at a time per workspace and per store folder.
     Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input,
     3 the graph has violations (nothing written unless --allow-invalid), 130 interrupted.
 
@@ -209,7 +214,9 @@ def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severi
 
 @main.command("export")
 @click.argument("graph", required=False, type=click.Path(path_type=Path))
-@click.option("-o", "--output", default="-", show_default=True, help="Where to write ('-' for stdout).")
+@click.option("-o", "--output", default="-", show_default=True,
+              help="Where to write ('-' for stdout); .gz compresses. A file (a symlink is followed) is replaced "
+                   "atomically; a FIFO or a character device is written in place, as a stream.")
 @click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
 def export_cmd(graph: Path | None, output: str, fmt: str | None) -> None:
     """Convert a graph (default: the workspace graph) to another format, canonically.

@@ -56,8 +56,12 @@ def summary_lines(report: fetching.FetchReport, client: fetching.Client, max_doi
     folder = f"{report.out_dir}/"
     lines = [", ".join(f"{c} {getattr(report, c)}" for c in COUNTS) + f" DOIs in {report.seconds:.1f} s -> {folder}",
              rate_line(client)]
+    named = sorted(report.missing_dois)[:fetching.MISSING_NAMED]
+    lines += [f"missing: {doi}: not in Crossref" for doi in named]
     if report.missing:
         known = f" ({report.known_missing} known from an earlier run)" if report.known_missing else ""
+        if report.missing > len(named):
+            known += f" ({report.missing - len(named)} not named above)"
         lines.append(f"note: {report.missing} DOI{'s' if report.missing != 1 else ''} not in Crossref{known}, "
                      f"listed in {folder}{fetching.MISSING_FILE}; --refresh asks again")
     if report.over_max:

@@ -2,7 +2,7 @@
 
 The pipeline's canonical form is the code-point-sorted, duplicate-free list of N-Quads lines. Every
 format is written from it by grouping, never by a serializer's insertion order, so the same graph
-always gives the same bytes. Writes are atomic (temporary file + rename).
+always gives the same bytes. Writes go through ``kg.outputs`` (atomic for files, .gz compressed).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import IO
 
 import orjson
 
+from . import outputs
 from .errors import KgError, UsageError
 from .resources import data_file
 from .vocab import PREFIXES
@@ -373,57 +374,17 @@ WRITERS: dict[str, Callable[[Iterable[str], IO[str]], None]] = {
 
 def check_writable(path: str | Path) -> None:
     """Fail early (before any work is written) when ``path`` cannot become a file."""
-    target = Path(path)
-    if target.is_dir():
-        raise KgError(f"{target}: is a directory; give a file name to write to")
-    for parent in target.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise KgError(f"{target}: cannot be written ({parent} is a file, not a folder); choose another path")
-            break
+    outputs.probe(outputs.target(str(path)))
 
 
-@contextmanager
-def atomic_writer(path: str | Path, binary: bool = False) -> Iterator[IO]:
-    """Write to a temporary file beside ``path`` and rename it into place only when all went well (text in
-    UTF-8, or bytes with ``binary``)."""
-    target = Path(path)
-    if target.is_dir():
-        raise KgError(f"{target}: is a directory; give a file name to write to")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as e:
-        raise KgError(f"{target}: cannot be written ({e.strerror or e}); choose another path") from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with (os.fdopen(fd, "wb", buffering=1 << 20) if binary
-              else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.replace(tmp, target)
-        except OSError as e:
-            raise KgError(f"{target}: cannot be written ({e.strerror or e}); choose another path") from None
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+atomic_writer = outputs.atomic_writer  # (its home is kg.outputs: symlinks written through, .gz compressed)
 
 
 def write(lines: Iterable[str], fmt: str, output: str) -> None:
-    """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout), atomically."""
+    """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout; see ``kg.outputs.target``),
+    atomically when it is a file."""
     writer = WRITERS[fmt]
-    if output == "-":
-        writer(lines, sys.stdout)
-        sys.stdout.flush()
-        return
-    with atomic_writer(output) as fh:
+    with outputs.atomic_writer(output) as fh:
         writer(lines, fh)
 
 

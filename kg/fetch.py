@@ -40,6 +40,7 @@ from .refs.parse import parse_reference
 DEFAULT_API_URL = "https://api.crossref.org"
 PROJECT_URL = "https://w3id.org/crossref-kg"
 MISSING_FILE = ".missing.tsv"
+MISSING_NAMED = 20  # DOIs not in Crossref named one a line at the end of a fetch; more are only counted
 MAX_NAME = 200
 MAX_PAUSE = 60.0  # the longest a server may make kg fetch wait (Retry-After, or between two requests)
 DOI_HINT = "give it as 10.1145/3341301.3359646, doi:10.1145/... or https://doi.org/10.1145/..."
@@ -504,10 +505,13 @@ class FetchReport:
     over_max: int = 0
     skipped: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    missing_dois: list[str] = field(default_factory=list)  # the DOIs not in Crossref
 
     def count(self, outcome: Outcome) -> None:
         setattr(self, outcome.status, getattr(self, outcome.status) + 1)
         self.known_missing += outcome.known
+        if outcome.status == "missing":
+            self.missing_dois.append(outcome.doi)
 
 
 class _Walk:

@@ -26,8 +26,10 @@ _TASK: tuple[Callable[..., Any], tuple[Any, ...], Any] | None = None  # what the
 
 def _child() -> None:
     fn, args, send = _TASK  # type: ignore[misc]
-    # a cancelled child unwinds (its own pools end their workers on the way out) instead of leaving them behind
+    # a cancelled child unwinds (its own pools end their workers on the way out) instead of leaving them behind;
+    # so does one whose parent died (its workers, having it as their parent, end with it anyway)
     signal.signal(signal.SIGTERM, lambda _sig, _frame: sys.exit(1))
+    die_with_parent(signal.SIGTERM)
     try:
         data = pickle.dumps(("ok", fn(*args)))
     except (KeyboardInterrupt, SystemExit):
@@ -94,8 +96,31 @@ class Forked(Generic[T]):
 
 def quiet_worker(*_args: object) -> None:
     """Initializer of worker processes: Ctrl-C is for their parent, which ends them, so that an interrupted
-    command prints one line, not a traceback per worker."""
+    command prints one line, not a traceback per worker; and the worker ends when its parent dies, however
+    it dies (``die_with_parent``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Have the system send ``sig`` to this process when its parent dies (Linux: prctl PR_SET_PDEATHSIG), and
+    end now if the parent is already gone (it died before the call). Elsewhere, nothing: the pools' own
+    watch of their parent remains."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) != 0:
+            return
+    except (OSError, AttributeError):
+        return
+    parent = mp.parent_process()
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)
 
 
 def forking_works() -> bool:

@@ -6,10 +6,11 @@ or record) in a deterministic order, so a bad record never stops the good ones.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import itertools
 import os
+import re
+import stat
+import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,12 +23,29 @@ from .errors import InputError
 from .model import Source
 
 GZIP_MAGIC = b"\x1f\x8b"
-STREAM_ABOVE = 16 << 20  # files larger than this (as stored) are read line by line when they are JSON Lines
+STREAM_ABOVE = 16 << 20  # files expanding to more than this are read line by line when they are JSON Lines
+MAX_DEPTH = 200  # a record nested deeper than this is skipped (no Crossref record comes near; orjson writes 254)
+MAX_DOCUMENT = 256 << 20  # expanded bytes of one JSON document (a Crossref dump file of 5,000 records is ~150 MiB)
+MAX_LINE = 64 << 20  # expanded bytes of one JSON Lines line (one record; the largest real ones are a few MiB)
+BLOCK = 1 << 20  # bytes read (and at most expanded) at a time
+_BLANK = re.compile(rb"[ \t\r\n]*")
+_DEEP_PAD = 254 - MAX_DEPTH  # orjson serialises at most 254 nested containers: padding makes it test MAX_DEPTH
 
 
-def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path, bool]]:
-    """Each input as given (explicit=True), directories walked recursively in sorted order (hidden skipped)."""
+def _mib(n: int) -> str:
+    return f"{n >> 20} MiB"
+
+
+Input = str | tuple[str, Path]  # a path as given, or (the name to show, the file holding its bytes)
+
+
+def expand_paths(inputs: Iterable[Input]) -> Iterator[tuple[str, Path, bool]]:
+    """Each input as given (explicit=True), directories walked recursively in sorted order (hidden skipped).
+    An input given as (name, path) is read from ``path`` and shown as ``name`` (a spooled pipe)."""
     for given in inputs:
+        if isinstance(given, tuple):
+            yield display_path(given[0]), given[1], True
+            continue
         p = Path(given)
         if p.is_dir():
             for root, dirs, files in os.walk(p):
@@ -37,6 +55,57 @@ def expand_paths(inputs: Iterable[str]) -> Iterator[tuple[str, Path, bool]]:
                         yield display_path(os.path.join(root, name)), Path(root) / name, False
         else:
             yield display_path(given), p, True
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file that is not a regular file (nor a folder) is, or None for a regular file or folder."""
+    return next((name for test, name in _KINDS if test(mode)), None if stat.S_ISREG(mode) or stat.S_ISDIR(mode)
+                else "not a regular file")
+
+
+def needs_spool(given: str) -> bool:
+    """Whether an input can be read only once: standard input ('-'), a pipe, a FIFO, a character device or
+    anything under /dev/fd or /proc (a process substitution); these are copied once before the build."""
+    if given == "-":
+        return True
+    try:
+        mode = os.stat(given).st_mode
+    except OSError:
+        return False
+    real = os.path.realpath(given)
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or (
+        stat.S_ISREG(mode) and (real.startswith("/proc/") or real.startswith("/dev/")))
+
+
+def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
+    """The inputs, with each one that cannot be read twice (see ``needs_spool``) copied once into ``scratch``
+    and given as (name, copy); standard input is shown as 'stdin'."""
+    out: list[Input] = []
+    for n, given in enumerate(inputs):
+        if not needs_spool(given):
+            out.append(given)
+            continue
+        copy = scratch / f"input-{n:04d}"
+        shown = "stdin" if given == "-" else given
+        try:
+            src = sys.stdin.buffer if given == "-" else open(given, "rb")
+            try:
+                with open(copy, "wb") as dst:
+                    while block := src.read(BLOCK):
+                        dst.write(block)
+            finally:
+                if given != "-":
+                    src.close()
+        except OSError as e:
+            if e.errno in (28, 122):  # ENOSPC, EDQUOT: the disk of the workspace
+                raise
+            raise InputError(shown, f"cannot be read ({e.strerror or e})", "check the path and its permissions") from None
+        out.append((shown, copy))
+    return out
 
 
 def _position(text: bytes, pos: int) -> tuple[int, int]:
@@ -81,60 +150,263 @@ def _inner(item: Any) -> Any:
     return item
 
 
-def read_bytes(shown: str, path: Path) -> tuple[bytes, str]:
-    """The file's (decompressed) bytes and the sha256 of its bytes as stored."""
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        raise InputError(shown, "is a directory that could not be walked", "check the path") from None
-    except FileNotFoundError:
-        raise InputError(shown, "does not exist", "check the path") from None
-    except OSError as e:
-        raise InputError(shown, f"cannot be read ({e.strerror or e})", "check the path and its permissions") from None
-    digest = hashlib.sha256(raw).hexdigest()
-    if raw[:2] == GZIP_MAGIC:
+class _Broken(Exception):
+    """A compressed stream broke off midway (or holds something that is not gzip after a member)."""
+
+
+def _expanded(fh: Any, gz: bool) -> Iterator[bytes]:
+    """The bytes of an open file, expanded when gzipped (every member), in blocks of at most ``BLOCK``: memory
+    stays flat whatever the file expands to. Raises ``_Broken`` where a compressed stream breaks off, after
+    every byte before the break."""
+    if not gz:
+        while block := fh.read(BLOCK):
+            yield block
+        return
+    d = zlib.decompressobj(31)
+    pending = b""
+    started = False
+    while True:
+        if not pending:
+            pending = fh.read(BLOCK)
+            if not pending:
+                if started and not d.eof:
+                    raise _Broken("Compressed file ended before the end-of-stream marker was reached")
+                return
+        if d.eof:  # another member follows (or zero padding, which gzip tools ignore)
+            if not pending.strip(b"\x00"):
+                pending = b""
+                continue
+            d = zlib.decompressobj(31)
         try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as e:
-            raise InputError(shown, f"is not a readable gzip file ({e})", "re-download or re-compress it") from None
-    return raw, digest
+            out = d.decompress(pending, BLOCK)
+        except zlib.error as e:
+            raise _Broken(str(e)) from None
+        started = True
+        pending = d.unused_data if d.eof else d.unconsumed_tail
+        if out:
+            yield out
+
+
+def _lines(blocks: Iterable[bytes], first: int = 1) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, line without its line break) of a stream of blocks; a line longer than ``MAX_LINE`` comes
+    as (line number, None) and is not held in memory. The last line comes even without a line break."""
+    buf = bytearray()
+    lineno = first
+    too_long = False
+    for block in blocks:
+        start = 0
+        while (nl := block.find(b"\n", start)) >= 0:
+            if too_long:
+                yield lineno, None
+                too_long = False
+            else:
+                buf += block[start:nl]
+                yield lineno, bytes(buf) if len(buf) <= MAX_LINE else None
+            buf.clear()
+            lineno += 1
+            start = nl + 1
+        if not too_long:
+            buf += block[start:]
+            if len(buf) > MAX_LINE:
+                too_long = True
+                buf.clear()
+    if too_long:
+        yield lineno, None
+    elif buf:
+        yield lineno, bytes(buf)
+
+
+def too_deep(value: Any) -> bool:
+    """Whether a parsed JSON value nests more than ``MAX_DEPTH`` containers (orjson, which serialises at most
+    254, tells: the value goes in ``_DEEP_PAD`` lists)."""
+    if not isinstance(value, (dict, list)):
+        return False
+    wrapped: Any = value
+    for _ in range(_DEEP_PAD):
+        wrapped = [wrapped]
+    try:
+        orjson.dumps(wrapped)
+    except orjson.JSONEncodeError as e:
+        return "Recursion" in str(e)
+    return False
+
+
+def _deep_error(where: str) -> InputError:
+    return InputError(where, f"nested deeper than {MAX_DEPTH} levels", "no Crossref record nests so deep; fix the record or leave it out")
+
+
+def _deep_line(data: bytes) -> int:
+    """The line of ``data`` (a JSON text) where its nesting first passes ``MAX_DEPTH`` (1 if it is not found)."""
+    depth = 0
+    in_string = escaped = False
+    for pos, c in enumerate(data):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == 0x5C:
+                escaped = True
+            elif c == 0x22:
+                in_string = False
+        elif c == 0x22:
+            in_string = True
+        elif c in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return data.count(b"\n", 0, pos) + 1
+        elif c in (0x5D, 0x7D):
+            depth -= 1
+    return 1
 
 
 class Ignored(str):
     """A file met while walking a folder that holds no JSON at all (a README, say): noted, not an error."""
 
 
+def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str, int] | InputError | Ignored:
+    """The open file, whether it is gzipped, the sha256 of its bytes as stored and their size; or why it
+    cannot be read."""
+    try:
+        mode = os.stat(path).st_mode
+        kind = special_kind(mode)
+        if kind is not None:
+            if not explicit:
+                return Ignored(f"{shown}: {kind}, not a regular file; skipped while reading the folder")
+            return InputError(shown, f"is {kind}, not a regular file", "give a file, a folder or '-' for standard input")
+        digest = _sha256(path)
+        fh = open(path, "rb")
+        stored = os.fstat(fh.fileno()).st_size
+    except IsADirectoryError:
+        return InputError(shown, "is a directory that could not be walked", "check the path")
+    except FileNotFoundError:
+        return InputError(shown, "does not exist", "check the path")
+    except OSError as e:
+        return InputError(shown, f"cannot be read ({e.strerror or e})", "check the path and its permissions")
+    gz = fh.read(2) == GZIP_MAGIC
+    fh.seek(0)
+    return fh, gz, digest, stored
+
+
+def _gzip_error(shown: str, why: str) -> InputError:
+    return InputError(shown, f"is not a readable gzip file ({why})", "re-download or re-compress it")
+
+
 def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
               ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
-    """Every work record of one file (single JSON document or JSON Lines), errors as values. Large JSON
-    Lines files (plain or gzipped) are read line by line, so memory does not grow with the file; with
-    ``lazy``, their lines come unparsed (``LazyLine``), for a worker process to parse."""
-    try:
-        big = path.stat().st_size > STREAM_ABOVE
-    except OSError:
-        big = False
-    if big:
-        streamed = _iter_big(shown, path, lazy)
-        if streamed is not None:
-            yield from streamed
-            return
-    try:
-        data, digest = read_bytes(shown, path)
-    except InputError as e:
-        yield e
+    """Every work record of one file (single JSON document or JSON Lines), errors as values. Gzip is always
+    expanded as a stream. Files larger than ``STREAM_ABOVE`` (as stored, or expanded) are read line by line
+    when they are JSON Lines, so memory does not grow with the file (with ``lazy``, their lines come unparsed,
+    as ``LazyLine``s, for a worker process to parse); a single document may expand to ``MAX_DOCUMENT``. Where
+    a gzip stream breaks off, the records of the lines before the break are kept."""
+    opened = _open(shown, path, explicit)
+    if isinstance(opened, (InputError, Ignored)):
+        yield opened
         return
+    fh, gz, digest, stored = opened
+    with fh:
+        blocks = _expanded(fh, gz)
+        big = stored > STREAM_ABOVE
+        pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
+        size = 0
+        broken: str | None = None
+        try:
+            for block in blocks:
+                pending.append(block)
+                size += len(block)
+                if big or size > STREAM_ABOVE:
+                    big = True
+                    break
+            if big and _json_lines_start(pending, blocks):
+                yield from _stream_lines(shown, digest, pending, blocks, lazy)
+                return
+        except _Broken as e:
+            broken = str(e)
+        data = bytearray()
+        while pending:
+            data += pending.pop(0)
+        if big and broken is None:
+            try:
+                for block in blocks:
+                    data += block
+                    if len(data) > MAX_DOCUMENT:
+                        yield InputError(shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref "
+                                         "file holds", "split it into smaller files or leave it out")
+                        return
+            except _Broken as e:
+                broken = str(e)
+        yield from _whole(shown, data, digest, explicit, broken)
+
+
+def _json_lines_start(pending: list[bytes], rest: Iterator[bytes]) -> bool:
+    """Whether a file starts as JSON Lines: its first non-blank line is JSON and a second non-blank line
+    follows. Reads what it needs from ``rest`` into ``pending`` (at most ``MAX_LINE`` and a block)."""
+    buf = bytearray()
+    i = 0
+    while True:
+        if i < len(pending):
+            block = pending[i]
+        else:
+            more = next(rest, None)
+            if more is None:
+                return False
+            pending.append(more)
+            block = more
+        i += 1
+        buf += block
+        verdict = _starts_as_lines(buf)
+        if verdict is not None:
+            return verdict
+        if len(buf) > MAX_LINE + BLOCK:
+            return False
+
+
+_NONBLANK = re.compile(rb"[^ \t\r\n]")
+
+
+def _starts_as_lines(buf: bytearray) -> bool | None:
+    """``_json_lines_start`` on the first bytes of a file; None when they do not tell yet."""
+    pos = 3 if buf[:3] == b"\xef\xbb\xbf" else 0
+    while True:
+        nl = buf.find(b"\n", pos)
+        if nl < 0:
+            return None
+        if _NONBLANK.search(buf, pos, nl):
+            break
+        pos = nl + 1
+    if _NONBLANK.search(buf, nl + 1) is None:
+        return None
+    try:
+        orjson.loads(buf[pos:nl])
+    except orjson.JSONDecodeError as e:
+        return "depth limit" in str(e)
+    return True
+
+
+def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, broken: str | None,
+           ) -> Iterator[tuple[Source, Any] | InputError | Ignored]:
+    """The records of a file read whole (``broken``: why its gzip stream broke off after ``data``)."""
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
-    if not explicit and data.lstrip()[:1] not in (b"{", b"["):
+    if broken is not None:
+        # the complete lines before the break, if they are JSON Lines (as the streaming reader keeps them)
+        complete = data[:data.rfind(b"\n") + 1]
+        if complete.strip() and _looks_like_json_lines(complete + b"\n"):
+            yield from _iter_lines(shown, complete, digest)
+        yield _gzip_error(shown, broken)
+        return
+    start = _BLANK.match(data).end()
+    if not explicit and data[start:start + 1] not in (b"{", b"["):
         yield Ignored(f"{shown}: not JSON, ignored while reading the folder")
         return
-    if not data.strip():
+    if not data or data.isspace():
         yield InputError(shown, "is empty", "leave it out or give a Crossref JSON file")
         return
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as whole_err:
         if not _looks_like_json_lines(data):
+            if "depth limit" in str(whole_err):
+                yield _deep_error(f"{shown}: line {_deep_line(data)}")
+                return
             yield _json_error(shown, data, whole_err)
             return
         yield from _iter_lines(shown, data, digest)
@@ -146,11 +418,15 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
     items, naming = found
     if not items and naming:
         return
+    deep = too_deep(doc)
     for i, item in enumerate(items, start=1):
+        if deep and too_deep(item):
+            yield _deep_error(f"{shown}: item {i}" if naming else f"{shown}: line {_deep_line(data)}")
+            continue
         yield Source(shown, digest, f"{naming} {i}" if naming else ""), _inner(item)
 
 
-def _looks_like_json_lines(data: bytes) -> bool:
+def _looks_like_json_lines(data: bytes | bytearray) -> bool:
     """More than one non-empty line, and at least half of them are complete JSON objects or arrays."""
     lines = [ln for ln in data.split(b"\n") if ln.strip()]
     if len(lines) < 2:
@@ -162,8 +438,8 @@ def _looks_like_json_lines(data: bytes) -> bool:
             try:
                 orjson.loads(stripped)
                 good += 1
-            except orjson.JSONDecodeError:
-                pass
+            except orjson.JSONDecodeError as e:
+                good += "depth limit" in str(e)  # (a line too deep to parse is still a line of JSON)
     return good * 2 >= min(len(lines), 200)
 
 
@@ -176,65 +452,43 @@ def display_path(path: str) -> str:
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
+        while block := fh.read(BLOCK):
             h.update(block)
     return h.hexdigest()
 
 
-def _iter_big(shown: str, path: Path, lazy: bool = False) -> Iterator[tuple[Source, Any] | InputError | LazyLine] | None:
-    """A large file as a stream of JSON Lines records, or None when it is not JSON Lines (then it is read
-    whole). A file of one line is a single document, as when read whole."""
+def _stream_lines(shown: str, digest: str, pending: list[bytes], rest: Iterator[bytes], lazy: bool,
+                  ) -> Iterator[tuple[Source, Any] | InputError | LazyLine]:
+    """A large JSON Lines file as a stream of records: the blocks of ``pending`` (let go of as they are read),
+    then ``rest``."""
+    if pending and pending[0][:3] == b"\xef\xbb\xbf":
+        pending[0] = pending[0][3:]
+
+    def blocks() -> Iterator[bytes]:
+        while pending:
+            yield pending.pop(0)
+        yield from rest
+
     try:
-        digest = _sha256(path)
-        with open(path, "rb") as fh:
-            gz = fh.read(2) == GZIP_MAGIC
-        fh = gzip.open(path, "rb") if gz else open(path, "rb")
-        numbered = enumerate(fh, start=1)
-        first = next(((n, ln) for n, ln in numbered if ln.strip()), None)
-        second = next(((n, ln) for n, ln in numbered if ln.strip()), None)
-    except (OSError, EOFError, zlib.error):
-        return None  # the whole-file reader reports it
-    if first is None or second is None:
-        fh.close()
-        return None
-    head = first[1][3:] if first[0] == 1 and first[1][:3] == b"\xef\xbb\xbf" else first[1]
-    try:
-        orjson.loads(head)
-    except orjson.JSONDecodeError:
-        fh.close()
-        return None
-
-    def lines() -> Iterator[tuple[int, bytes]]:
-        """(line number, line without its line break: as the whole-file reader splits them)."""
-        try:
-            for n, ln in itertools.chain([(first[0], head), second], numbered):
-                yield n, ln[:-1] if ln.endswith(b"\n") else ln
-        except (OSError, EOFError, zlib.error) as e:
-            raise _Broken(str(e)) from None
-        finally:
-            fh.close()
-
-    def records() -> Iterator[tuple[Source, Any] | InputError | LazyLine]:
-        try:
-            if lazy:
-                yield from (LazyLine(shown, digest, n, ln) for n, ln in lines() if ln.strip())
-            else:
-                yield from _iter_lines(shown, lines(), digest)
-        except _Broken as e:
-            yield InputError(shown, f"is not a readable gzip file ({e})", "re-download or re-compress it")
-
-    return records()
+        for n, ln in _lines(blocks()):
+            if ln is None:
+                yield InputError(f"{shown}: line {n}", f"is longer than {_mib(MAX_LINE)}, more than any "
+                                 "Crossref record", "fix the line or leave it out")
+            elif ln.strip():
+                if lazy:
+                    yield LazyLine(shown, digest, n, ln)
+                else:
+                    yield from _line_records(shown, digest, n, ln)
+    except _Broken as e:
+        yield _gzip_error(shown, str(e))
 
 
-class _Broken(Exception):
-    """A compressed stream broke off midway."""
-
-
-def _iter_lines(shown: str, data: bytes | Iterable[tuple[int, bytes]], digest: str,
-                ) -> Iterator[tuple[Source, Any] | InputError]:
-    numbered = enumerate(data.split(b"\n"), start=1) if isinstance(data, bytes) else data
-    for lineno, line in numbered:
-        if line.strip():
+def _iter_lines(shown: str, data: bytes | bytearray, digest: str) -> Iterator[tuple[Source, Any] | InputError]:
+    for lineno, line in enumerate(data.split(b"\n"), start=1):
+        if len(line) > MAX_LINE:
+            yield InputError(f"{shown}: line {lineno}", f"is longer than {_mib(MAX_LINE)}, more than any "
+                             "Crossref record", "fix the line or leave it out")
+        elif line.strip():
             yield from _line_records(shown, digest, lineno, line)
 
 
@@ -243,6 +497,9 @@ def _line_records(shown: str, digest: str, lineno: int, line: bytes) -> Iterator
     try:
         doc = orjson.loads(line)
     except orjson.JSONDecodeError as e:
+        if "depth limit" in str(e):
+            yield _deep_error(f"{shown}: line {lineno}")
+            return
         pos = getattr(e, "pos", None)
         col = f", column {pos + 1}" if isinstance(pos, int) else ""
         msg = str(e).split(":")[0].strip() or "invalid JSON"
@@ -253,8 +510,12 @@ def _line_records(shown: str, digest: str, lineno: int, line: bytes) -> Iterator
         yield InputError(f"{shown}: line {lineno}", "is not a Crossref work, response or list", "leave it out")
         return
     items, naming = found
+    deep = too_deep(doc)
     for i, item in enumerate(items, start=1):
         loc = f"line {lineno}" + (f" item {i}" if naming else "")
+        if deep and too_deep(item):
+            yield _deep_error(f"{shown}: {loc}")
+            continue
         yield Source(shown, digest, loc), _inner(item)
 
 
@@ -272,7 +533,7 @@ class LazyLine:
         return list(_line_records(self.shown, self.digest, self.lineno, self.data))
 
 
-def iter_records(inputs: Iterable[str], lazy: bool = False,
+def iter_records(inputs: Iterable[Input], lazy: bool = False,
                  ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
     """All records of all inputs, in input order then file order (with ``lazy``, the lines of large JSON
     Lines files as ``LazyLine``s, each standing for the records ``LazyLine.records()`` gives)."""

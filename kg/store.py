@@ -6,10 +6,10 @@ any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one 
 from __future__ import annotations
 
 import contextvars
-import shutil
+import gzip
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import orjson
 import pyoxigraph as ox
@@ -31,17 +31,25 @@ RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 
 def rdf_format(path: Path) -> "ox.RdfFormat":
-    fmt = _FORMATS.get(path.suffix.lower())
+    """The format of a graph file by its extension (before a .gz: the file is gzipped, as ``kg build -o``
+    writes ``FILE.ttl.gz``)."""
+    named = Path(path.stem) if path.suffix.lower() == ".gz" else path
+    fmt = _FORMATS.get(named.suffix.lower())
     if fmt is None:
-        raise InputError(str(path), f"has an unknown RDF extension {path.suffix!r}",
-                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld")
+        raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
+                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (gzipped or not)")
     return fmt
+
+
+def open_graph(path: Path) -> IO[bytes]:
+    """A graph file opened for reading, expanded as a stream when its name ends in .gz."""
+    return gzip.open(path, "rb") if Path(path).suffix.lower() == ".gz" else open(path, "rb")
 
 
 def _load_into(store: ox.Store, path: Path) -> None:
     try:
         fmt = rdf_format(path)
-        with open(path, "rb") as fh:
+        with open_graph(path) as fh:
             store.bulk_load(fh, format=fmt)
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
@@ -52,7 +60,7 @@ def _load_into(store: ox.Store, path: Path) -> None:
             raise InputError(str(path), "holds a value too large for the RDF parser",
                              "convert it to N-Quads or Turtle with another tool and read that") from None
         store.bulk_load("".join(lines).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
-    except (SyntaxError, ValueError, OSError) as e:
+    except (SyntaxError, ValueError, OSError, EOFError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
 
@@ -73,18 +81,15 @@ def load_store(paths: list[Path]) -> ox.Store:
     return store
 
 
-def build_disk_store(directory: Path, graph: Path, scratch: Path) -> None:
-    """(Re)create the on-disk store at ``directory`` from a canonical N-Quads file, atomically (built
-    aside, then renamed). Every triple goes once into the default graph (the union of the graphs)."""
+def build_disk_store(building: Path, graph: Path, scratch: Path) -> None:
+    """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file (the build's
+    ``kg.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
+    default graph (the union of the graphs)."""
     from .export import canonical_lines, triples_from_quads
-    directory = Path(directory)
-    tmp = directory.with_name(f".{directory.name}.building")
-    old = directory.with_name(f".{directory.name}.old")
-    shutil.rmtree(tmp, ignore_errors=True)
     triples = Path(scratch) / "store-load.nt"
     with open(triples, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(triples_from_quads(canonical_lines(graph)))
-    store = ox.Store(str(tmp))
+    store = ox.Store(str(building))
     store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
     store.flush()
     # A bulk load leaves many overlapping files; compacting them makes every index lookup cheaper
@@ -92,11 +97,6 @@ def build_disk_store(directory: Path, graph: Path, scratch: Path) -> None:
     store.optimize()
     del store
     triples.unlink()
-    if directory.exists():
-        shutil.rmtree(old, ignore_errors=True)
-        directory.rename(old)
-    tmp.rename(directory)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def open_disk_store(directory: Path) -> ox.Store:

@@ -26,11 +26,12 @@ from .refs.named import work_mentions
 from .topics import unused_overrides
 from .errors import InputError
 from .export import split_quad
+from . import faults
 from .forked import quiet_worker
 from .extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from .map.context import Context
 from .normalize import normalize
-from .read import Ignored, LazyLine, iter_records
+from .read import Ignored, Input, LazyLine, iter_records
 from .refs.parse import ParsedRef
 from .refs.resolve import features, record_entry
 from .refs.resolve_disk import DiskResolver, Lookup
@@ -183,7 +184,7 @@ def _chunks(items: Iterable[tuple[int, Any, Any]], size: int | None = None) -> I
         yield chunk
 
 
-def _numbered(inputs: list[str], report: Report | None) -> Iterator[tuple[int, Any, Any]]:
+def _numbered(inputs: list[Input], report: Report | None) -> Iterator[tuple[int, Any, Any]]:
     """(sequence number, source, raw record) of every record, or (sequence number, LazyLine, None) of every line
     of a large JSON Lines file (see ``_expanded``); with ``report``, notes go there and read errors come as
     (sequence number, None, message)."""
@@ -247,7 +248,7 @@ def sample_of(dois: Iterable[str], n: int) -> set[str]:
     return set(sorted(dois, key=lambda d: hashlib.sha256(d.encode("utf-8")).hexdigest())[:n])
 
 
-def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path | None], scratch: Path,
+def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Path | None], scratch: Path,
                  jobs: int = 1, strict: bool = False, sample: int | None = None,
                  on_problem: Callable[[str, str], None] | None = None,
                  on_progress: Callable[..., None] | None = None) -> StreamResult:
@@ -268,6 +269,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
     pool = _pool(jobs, (ctx_args,))
     try:
         for results in _run(pool, _scan, _chunks(_numbered(inputs, report)), jobs):
+            faults.reached("read")
             for seq, status, *rest in results:
                 if status == "error":
                     report.skipped += 1
@@ -334,6 +336,7 @@ def build_stream(inputs: list[str], ctx_args: tuple[str, list[Path] | None, Path
         for run, n, shared, sampled in _run(pool, _map, tasks, jobs):
             result.sampled.extend(sampled)
             runs.append(run)
+            faults.reached("map")
             if pool is not None and len(runs) >= GROUP and len(merging) + len(runs) > width - GROUP:
                 # the workers merge runs as they come once there are nearly more than the final merge (one
                 # process) takes in one round; below that, merging twice would only cost time

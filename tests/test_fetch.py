@@ -311,6 +311,19 @@ def test_missing_dois_are_recorded_and_skipped_until_refresh(local_api: Api, cwd
     assert (cwd / "fetched" / ".missing.tsv").read_text().splitlines()[1:] == []
 
 
+def test_each_missing_doi_is_named_up_to_a_limit_then_counted(local_api: Api, cwd: Path) -> None:
+    one = run(local_api, "10.5555/gone.x")
+    assert [ln for ln in one.stderr.splitlines() if ln.startswith("missing: ")] == [
+        "missing: 10.5555/gone.x: not in Crossref"]
+    gone = [f"10.5555/gone.{i:02d}" for i in range(25)]
+    r = run(local_api, *gone)
+    assert counts(r) == (0, 0, 25, 0)
+    assert [ln for ln in r.stderr.splitlines() if ln.startswith("missing: ")] == [
+        f"missing: {doi}: not in Crossref" for doi in gone[:20]]
+    assert ("note: 25 DOIs not in Crossref (5 not named above), listed in fetched/.missing.tsv; --refresh asks "
+            "again") in r.stderr.splitlines()
+
+
 def test_user_agent_and_mailto(local_api: Api, cwd: Path) -> None:
     local_api.serve(SEED_A, SEED_BODIES[SEED_A])
     run(local_api, SEED_A, mailto=None, env={"CROSSREF_MAILTO": "env@example.org"})

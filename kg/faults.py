@@ -1,0 +1,26 @@
+"""Fault injection for the tests of interrupted builds: ``KG_FAULT=STAGE:SIGNAL`` (say ``export:KILL``) makes
+the build send itself SIGNAL when it reaches STAGE, so that a test can kill or interrupt it at a known point
+without timing anything. Unset (always, outside those tests), ``reached`` does nothing.
+
+Stages, in the order a build meets them: read (pass 1 has its first results), map (pass 2 has written its
+first run), merge (the workspace graph's temporary file has its first block), graph (it is complete),
+validate (validation is done), export (the -o temporary file is complete), store (the store is built aside),
+commit (everything is written, nothing is in place yet), committed (all is in place).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+ENV = "KG_FAULT"
+
+
+def reached(stage: str) -> None:
+    spec = os.environ.get(ENV)
+    if not spec or ":" not in spec:
+        return
+    want, sig = spec.split(":", 1)
+    if want == stage:
+        os.environ.pop(ENV, None)  # (once: an interrupted build's clean-up goes on undisturbed)
+        os.kill(os.getpid(), getattr(signal, f"SIG{sig.upper()}"))

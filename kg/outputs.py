@@ -1,0 +1,426 @@
+"""Where a command's outputs go, and how they get there.
+
+A file output (``-o``, the workspace graph) is written through: a symlink is followed and the real file is
+replaced atomically (a temporary file beside it, renamed over it); a FIFO, a character device, ``-`` and
+``/dev/stdout`` are written in place, as a stream; anything else that is not a regular file is refused. A
+name ending in ``.gz`` is gzip-compressed (deterministically: no name, no time in the header).
+
+A build's outputs (the workspace graph, ``-o``, ``--store``) are checked before it starts, written under
+temporary names and committed together at the end (``Outputs``), under one lock per workspace and per store
+folder. Temporary names carry the writer's pid and a random part, so that the next build can remove what a
+dead one left.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import gzip
+import io
+import os
+import re
+import secrets
+import shutil
+import signal
+import stat
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .errors import KgError
+
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # no room: a full disk, a quota, a file size limit
+STDOUT = ("-", "/dev/stdout")
+_KINDS = ((stat.S_ISSOCK, "a socket"), (stat.S_ISBLK, "a block device"))
+
+
+class Busy(KgError):
+    """Another live build holds the lock of a workspace or a store folder."""
+
+
+def _tag() -> str:
+    """The part of a temporary name that says whose it is: pid and a random part."""
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+_OWNED = re.compile(r"[.-](\d+)-[0-9a-f]{8}(?:\.tmp)?$")
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_dead(folder: Path, prefix: str) -> None:
+    """Remove the temporary files and folders named ``prefix``... whose owner (the pid in the name) is dead,
+    and those of older versions of crossref-kg that carry no pid (call it holding the lock of the folder)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        m = _OWNED.search(name)
+        if m is not None and alive(int(m.group(1))):
+            continue
+        if m is None and not (name.endswith(".tmp") or name.endswith(".building") or name.endswith(".old")):
+            continue
+        path = folder / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
+@dataclass
+class Target:
+    """A file output: ``shown`` as the user gave it, ``path`` the real file (a symlink resolved), or None for
+    standard output; ``stream``: written in place (stdout, a FIFO, a character device), not atomically."""
+
+    shown: str
+    path: Path | None
+    stream: bool
+    gz: bool
+    tmp: Path | None = None
+
+    @property
+    def folder(self) -> Path:
+        assert self.path is not None
+        return self.path.parent
+
+    @property
+    def prefix(self) -> str:
+        assert self.path is not None
+        return f".{self.path.name}."
+
+
+def target(output: str) -> Target:
+    """What writing to ``output`` means (see the module's docstring); refuses what cannot be written."""
+    gz = output.endswith(".gz")
+    if output in STDOUT:
+        return Target(output, None, True, gz)
+    path = Path(output)
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as e:
+        raise KgError(f"{output}: cannot be written ({e.strerror or e}); choose another path") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise KgError(f"{output}: is a directory; give a file name to write to")
+    if mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        return Target(output, path, True, gz)
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise KgError(f"{output}: is {kind}; give a regular file, a FIFO, a character device or '-' to write to")
+    real = Path(os.path.realpath(path))  # (a symlink, even dangling, is written through)
+    for parent in real.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise KgError(f"{output}: cannot be written ({parent} is a file, not a folder); choose another path")
+            break
+    return Target(output, real, False, gz)
+
+
+def _cannot(t: Target | str, e: OSError) -> KgError:
+    shown = t.shown if isinstance(t, Target) else t
+    return KgError(f"{shown}: cannot be written ({e.strerror or e}); choose another path")
+
+
+def probe(t: Target) -> None:
+    """Fail now (before any work) when ``t`` cannot be written: its folder is made and a temporary file is
+    created there and removed."""
+    if t.path is None:
+        return
+    if t.stream:
+        if not os.access(t.path, os.W_OK):
+            raise KgError(f"{t.shown}: cannot be written (Permission denied); choose another path")
+        return
+    try:
+        t.folder.mkdir(parents=True, exist_ok=True)
+        tmp = t.folder / f"{t.prefix}{_tag()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise _cannot(t, e) from None
+
+
+@contextmanager
+def opened(t: Target, binary: bool = False) -> Iterator[IO]:
+    """The open output: the temporary file of an atomic target (``t.tmp``; renamed by ``put`` or ``commit``),
+    or the stream; gzip-compressed when the name ends in .gz."""
+    if t.path is None and not t.gz and not binary:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    own = True
+    if t.path is None:
+        sys.stdout.flush()
+        raw: IO[bytes] = sys.stdout.buffer
+        own = False
+    elif t.stream:
+        try:
+            raw = open(t.path, "wb")
+        except OSError as e:
+            raise _cannot(t, e) from None
+    else:
+        try:
+            t.folder.mkdir(parents=True, exist_ok=True)
+            t.tmp = t.folder / f"{t.prefix}{_tag()}.tmp"
+            umask = os.umask(0)
+            os.umask(umask)
+            fd = os.open(t.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 & ~umask)
+        except OSError as e:
+            t.tmp = None
+            raise _cannot(t, e) from None
+        raw = os.fdopen(fd, "wb", buffering=1 << 20)
+    try:
+        inner: IO[bytes] = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if t.gz else raw
+        fh: IO = inner if binary else io.TextIOWrapper(inner, encoding="utf-8", newline="\n")
+        yield fh
+        fh.flush()
+        if not binary:
+            fh.detach()
+        if t.gz:
+            inner.close()
+        raw.flush()
+        if t.tmp is not None:
+            os.fsync(raw.fileno())
+    except BaseException:
+        if own:
+            try:
+                raw.close()
+            except OSError:
+                pass
+        discard(t)
+        raise
+    if own:
+        raw.close()
+
+
+def discard(t: Target) -> None:
+    if t.tmp is not None:
+        try:
+            os.unlink(t.tmp)
+        except FileNotFoundError:
+            pass
+        t.tmp = None
+
+
+def put(t: Target) -> None:
+    """Rename the written temporary file over the real one."""
+    if t.tmp is not None:
+        assert t.path is not None
+        os.replace(t.tmp, t.path)
+        t.tmp = None
+
+
+@contextmanager
+def atomic_writer(output: str | Path, binary: bool = False) -> Iterator[IO]:
+    """Write ``output`` (see ``target``): atomically when it is a file, the temporary file renamed into place
+    only when all went well."""
+    t = target(str(output))
+    with opened(t, binary) as fh:
+        yield fh
+    try:
+        put(t)
+    except BaseException as e:
+        discard(t)
+        if isinstance(e, OSError) and e.errno not in FULL:
+            raise _cannot(t, e) from None
+        raise
+
+
+# ---------------------------------------------------------------- locks
+
+
+class Lock:
+    """An exclusive lock on a file (flock); ``what`` names the thing it guards in the busy message."""
+
+    def __init__(self, path: Path, what: str, shown: str, other: str) -> None:
+        self.path, self.what, self.shown, self.other = path, what, shown, other
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise KgError(f"{self.shown}: cannot be written ({e.strerror or e}); make it writable or "
+                          f"{self.other}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                owner = os.read(fd, 32).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            by = f" (pid {owner})" if owner.isdigit() else ""
+            raise Busy(f"{self.shown}: busy: another build{by} is writing this {self.what}; wait for it to "
+                       f"finish, or {self.other}") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode("ascii"))
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+# ---------------------------------------------------------------- a build's outputs together
+
+
+def full_disk(shown: str, e: OSError) -> KgError:
+    return KgError(f"{shown}: no space left on the device ({e.strerror or e}); free some space there or choose "
+                   "another path, and run again; nothing was replaced: the workspace graph and the outputs are "
+                   "as they were")
+
+
+class Outputs:
+    """The outputs of one build: the workspace graph (and its record of the inputs), ``-o`` and ``--store``.
+
+    ``open()`` takes the locks, removes what dead builds left and checks that every output can be written;
+    the build writes each one under a temporary name; ``commit()`` renames them all into place with the
+    interrupting signals held back, so that an interruption or a failure leaves all old or all new;
+    ``close()`` removes whatever was not committed and lets the locks go."""
+
+    def __init__(self, workspace: Path, graph: Path, output: str | None, store: Path | None) -> None:
+        self.workspace = workspace
+        self.graph = target(str(graph))
+        if self.graph.stream:
+            raise KgError(f"{graph}: the workspace graph is not a regular file; remove it or set KG_HOME to "
+                          "another folder")
+        self.graph.gz = False
+        self.output = target(output) if output else None
+        self.store = Path(store) if store is not None else None
+        self.store_building: Path | None = None
+        self.extra: list[Target] = []  # more files of the workspace committed with the graph
+        self.committed = False
+        self._locks: list[Lock] = []
+        self.created = not workspace.exists()
+
+    def open(self) -> None:
+        try:
+            self.workspace.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise KgError(f"{self.workspace}: cannot be written ({e.strerror or e}); make it writable or set "
+                          "KG_HOME to another folder") from None
+        self._lock(Lock(self.workspace / ".lock", "workspace", str(self.workspace),
+                        "set KG_HOME to another folder"))
+        remove_dead(self.workspace, ".")  # (temporary files of the graph and the record of its inputs)
+        probe(self.graph)
+        if self.output is not None:
+            if self.output.path is not None and self.output.path == self.graph.path:
+                raise KgError(f"{self.output.shown}: is the workspace graph; choose another path for -o")
+            if not self.output.stream:
+                remove_dead(self.output.folder, self.output.prefix)
+            probe(self.output)
+        if self.store is not None:
+            self._open_store()
+
+    def _open_store(self) -> None:
+        assert self.store is not None
+        store, parent = self.store, self.store.parent
+        if store.exists() and not store.is_dir():
+            raise KgError(f"{store}: is a file, not a store folder; choose another --store folder")
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise KgError(f"{store}: cannot be written ({e.strerror or e}); choose another --store folder") from None
+        self._lock(Lock(parent / f".{store.name}.lock", "store folder", str(store),
+                        "choose another --store folder"))
+        remove_dead(parent, f".{store.name}.building")
+        remove_dead(parent, f".{store.name}.old")
+        if store.is_dir() and not os.access(store, os.W_OK | os.X_OK):
+            raise KgError(f"{store}: cannot be replaced (the folder is read-only); make it writable or choose "
+                          "another --store folder")
+        building = parent / f".{store.name}.building-{_tag()}"
+        try:
+            building.mkdir()
+        except OSError as e:
+            raise KgError(f"{store}: cannot be written ({e.strerror or e}); choose another --store folder") from None
+        self.store_building = building
+
+    def _lock(self, lock: Lock) -> None:
+        lock.acquire()
+        self._locks.append(lock)
+
+    def commit(self) -> None:
+        """Rename every written output into place, the store first and the workspace graph last, with SIGINT,
+        SIGTERM and SIGHUP held until all are in place."""
+        held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            stale = None
+            if self.store is not None and self.store_building is not None:
+                if self.store.exists():
+                    stale = self.store.with_name(f".{self.store.name}.old-{_tag()}")
+                    self.store.rename(stale)
+                self.store_building.rename(self.store)
+                self.store_building = None
+            if self.output is not None:
+                put(self.output)
+            for t in self.extra:
+                put(t)
+            put(self.graph)
+            self.committed = True
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if stale is not None:
+            shutil.rmtree(stale, ignore_errors=True)
+
+    def close(self) -> None:
+        for t in [self.graph, *self.extra, *([self.output] if self.output else [])]:
+            discard(t)
+        if self.store_building is not None:
+            shutil.rmtree(self.store_building, ignore_errors=True)
+            self.store_building = None
+        for lock in reversed(self._locks):
+            lock.release()
+        self._locks.clear()
+        if self.created:
+            try:
+                names = os.listdir(self.workspace)
+            except OSError:
+                return
+            if names == [".lock"]:  # nothing was written: leave no workspace behind
+                try:
+                    os.unlink(self.workspace / ".lock")
+                    self.workspace.rmdir()
+                except OSError:
+                    pass
+
+    def __enter__(self) -> Outputs:
+        try:
+            self.open()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def writing(self, t: Target, binary: bool = False) -> Iterator[IO]:
+        """``opened(t)``, a full disk named as ``t``'s."""
+        try:
+            with opened(t, binary) as fh:
+                yield fh
+        except OSError as e:
+            if e.errno in FULL:
+                raise full_disk(t.shown, e) from None
+            raise
