@@ -65,7 +65,20 @@ def _prefixes(shapes: Graph, constraint: object) -> str:
     return "".join(sorted(set(out)))
 
 
+# what Oxigraph cannot do as SHACL requires: pre-bound $shapesGraph and $currentShape, and the SPARQL SHACL forbids
+# in constraints (MINUS, VALUES, SERVICE, a sub-SELECT, AS $this): pySHACL evaluates or refuses such constraints
+_BEYOND = re.compile(r"[?$](shapesGraph|currentShape)\b|\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b|"
+                     r"\bSELECT\b[^{}]*\{[^}]*\bSELECT\b", re.IGNORECASE | re.DOTALL)
+_CONSTRAINT_OWN = {RDF.type, SH.select, SH.message, SH.prefixes, URIRef("http://www.w3.org/2000/01/rdf-schema#label"),
+                   URIRef("http://www.w3.org/2000/01/rdf-schema#comment")}
+
+
 def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
+    if any(p not in _CONSTRAINT_OWN for p in shapes.predicates(constraint)):
+        return False  # a parameter this module does not know (sh:deactivated ...)
+    text = shapes.value(constraint, SH.select)
+    if text is None or _BEYOND.search(str(text)) or str(text).upper().count("SELECT") != 1:
+        return False
     if (shape, SH.path, None) in shapes or (shape, SH.message, None) in shapes:
         return False  # a property shape, or node-shape messages: pySHACL's own handling
     if (shape, SH.deactivated, None) in shapes or (constraint, SH.deactivated, None) in shapes:
