@@ -93,9 +93,12 @@ def load_shapes(directory: Path | None = None) -> Graph:
     return g
 
 
-def data_graph(lines: list[str]) -> Graph:
-    """The union of all graphs of canonical N-Quads lines, as an rdflib graph."""
+def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Graph:
+    """The union of all graphs of canonical N-Quads lines, as an rdflib graph (with the prefixes its files
+    declared)."""
     g = Graph()
+    for prefix, ns in sorted((prefixes or {}).items()):
+        g.bind(prefix, ns, override=True)
     g.parse(data="".join(line.rsplit(" ", 2)[0] + " .\n" for line in lines), format="nt")
     return g
 
@@ -235,7 +238,7 @@ def _where(shapes: Graph, reason: str) -> str:
 
 
 def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, engine: str | None = None,
-             only: set[URIRef] | None = None) -> Report:
+             only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> Report:
     """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
     The default engine evaluates the shapes it compiles (``kg.validate_core``) on dictionaries, the SHACL-SPARQL
@@ -243,19 +246,21 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
     the reference; ``both`` runs both and fails unless their results are identical. ``only`` restricts the
     focus nodes (IRIs) whose results are kept: the same results as the whole graph's for them. (Not pySHACL's
     ``focus_nodes`` option: with it, pySHACL also skips nested shapes, such as sh:node's, on every other node,
-    which then conform whatever they hold.)"""
+    which then conform whatever they hold.) ``prefixes``: those of the files ``lines`` come from.
+    ``engine="compiled"`` (tests) runs the compiled engine alone and raises ``Declined`` when some shape is
+    beyond it."""
     with quiet_libraries():
-        return _validate(data, shapes, lines, engine, only)
+        return _validate(data, shapes, lines, engine, only, prefixes)
 
 
 def _validate(data: Graph | None, shapes: Graph, lines: list[str] | None, engine: str | None,
-              only: set[URIRef] | None) -> Report:
+              only: set[URIRef] | None, prefixes: dict[str, str] | None) -> Report:
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
     if engine == "pyshacl":
-        return _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
-    fast = _validate_fast(data, shapes, lines, only, compiled_only=engine == "compiled")
+        return _validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
+    fast = _validate_fast(data, shapes, lines, only, compiled_only=engine == "compiled", prefixes=prefixes)
     if engine == "both":
-        reference = _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
+        reference = _validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
         if fast.results != reference.results or fast.conforms != reference.conforms:
             raise AssertionError(f"validation engines differ: fast {len(fast.results)} results, "
                                  f"pySHACL {len(reference.results)}: "
@@ -277,7 +282,8 @@ def _validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = Non
 
 
 def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
-                   only: set[URIRef] | None = None, compiled_only: bool = False) -> Report:
+                   only: set[URIRef] | None = None, compiled_only: bool = False,
+                   prefixes: dict[str, str] | None = None) -> Report:
     from . import validate_core, validate_sparql
     core, checks = validate_sparql.split(shapes)
     native = validate_core.compiled(core, shapes)
@@ -286,14 +292,14 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
     conforms, results, report = True, [], Graph()
     if native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
         if data is None:
-            data = data_graph(lines or [])
+            data = data_graph(lines or [], prefixes)
         if shapes in _SHAPES_FILES:
             _SHAPES_FILES[native.rest] = _SHAPES_FILES[shapes]
         # no inference, so nothing is added: no need for pySHACL's copy of the data
         conforms, report = _pyshacl_run(data, native.rest, inplace=True)
         results = _collect(report, shapes)
     triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [], native.known)
-    hits = native.run(native.data(triples, data), only)
+    hits = native.run(native.data(triples, data, prefixes), only)
     results.extend(_core_result(core, shapes, hit) for hit in validate_core.flatten(hits))
     conforms = conforms and not hits
     raw = []
@@ -436,19 +442,42 @@ def render_text(report: Report, threshold: str) -> str:
                 where = f"{short(r.path)}" if r.path else "(node)"
                 value = f" = {r.value!r}" if r.value is not None else ""
                 lines.append(f"    {where}{value}: {r.message}")
-    counts = Counter(r.severity for r in report.results)
-    def n(count: int, word: str) -> str:
-        return f"{count} {word}{'s' if count != 1 else ''}"
-    lines.append(f"{'conforms' if not report.at_or_above('violation') else 'does not conform'}: "
-                 f"{n(counts['Violation'], 'violation')}, {n(counts['Warning'], 'warning')}, {n(counts['Info'], 'info')}"
-                 f" (showing {threshold} and above)")
+    lines.append(f"{summary(report)} (showing {threshold} and above{_hidden(report, threshold)})")
     return "\n".join(lines) + "\n"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def summary(report: Report) -> str:
+    """"conforms" (no result of any severity, as SHACL's sh:conforms) or "does not conform", and the counts:
+    the words ``kg validate`` and ``kg build`` both use."""
+    counts = Counter(r.severity for r in report.results)
+    return (f"{'conforms' if report.conforms else 'does not conform'}: {_n(counts['Violation'], 'violation')}, "
+            f"{_n(counts['Warning'], 'warning')}, {_n(counts['Info'], 'info')}")
+
+
+def see_all(report: Report, threshold: str = "violation") -> str:
+    """The --severity that shows every result the report counts ("" when ``threshold`` already does)."""
+    lowest = max((RANK.get(SEVERITIES.get(r.severity.lower()), 0) for r in report.results), default=0)
+    wanted = ["violation", "warning", "info"][lowest]
+    return "" if ["violation", "warning", "info"].index(threshold) >= lowest else wanted
+
+
+def _hidden(report: Report, threshold: str) -> str:
+    """What the counts hold that the report does not show, and how to see it."""
+    wanted = see_all(report, threshold)
+    if not wanted:
+        return ""
+    hidden = len(report.results) - len(report.at_or_above(threshold))
+    return f"; {hidden} not shown: use --severity {wanted}"
 
 
 def render_json(report: Report, threshold: str) -> str:
     counts = Counter(r.severity for r in report.results)
     doc = {
-        "conforms": not report.at_or_above("violation"),
+        "conforms": report.conforms,
         "counts": {"violation": counts["Violation"], "warning": counts["Warning"], "info": counts["Info"]},
         "results": [
             {"severity": r.severity, "shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value,

@@ -79,7 +79,7 @@ class Data:
     predicates some shape follows backwards, and (subject, object) pairs of the target predicates."""
 
     def __init__(self, triples: Iterable[tuple], backwards: set, pairs: set,
-                 namespaces: Graph | None = None) -> None:
+                 namespaces: Graph | None = None, prefixes: dict[str, str] | None = None) -> None:
         out: dict = defaultdict(dict)
         inv: dict = {p: defaultdict(list) for p in backwards}
         by_pred: dict = {p: [] for p in pairs | {RDF.type, RDFS.subClassOf}}
@@ -95,6 +95,7 @@ class Data:
                 by_pred[p].append((s, o))
         self.out, self.inv, self.pairs = out, inv, by_pred
         self.namespaces = namespaces  # the graph whose prefixes format nodes in generic messages
+        self.prefixes = prefixes or {}  # (without that graph) the prefixes of the files the data comes from
         supers: dict = defaultdict(set)
         for s, o in by_pred[RDFS.subClassOf]:
             supers[s].add(o)
@@ -135,7 +136,7 @@ class Data:
 
     def closure(self, node: object) -> Graph:
         """An rdflib graph of what the data says about a blank node, and about the blank nodes it reaches."""
-        g, todo, seen = Graph(), [node], set()
+        g, todo, seen = self._bound(Graph()), [node], set()
         while todo:
             n = todo.pop()
             if n in seen:
@@ -148,9 +149,14 @@ class Data:
                         todo.append(o)
         return g
 
+    def _bound(self, g: Graph) -> Graph:
+        for prefix, ns in sorted(self.prefixes.items()):  # as data_graph() binds them for pySHACL
+            g.bind(prefix, ns, override=True)
+        return g
+
     def ns_graph(self) -> Graph:
         if self.namespaces is None:
-            self.namespaces = Graph()  # a fresh graph's prefixes: what data_graph() gives pySHACL
+            self.namespaces = self._bound(Graph())  # a fresh graph's prefixes: what data_graph() gives pySHACL
         return self.namespaces
 
 
@@ -427,8 +433,9 @@ class Compiled:
             hits = [replace(h, details=()) for h in flatten(hits) if isinstance(h.focus, URIRef) and h.focus in only]
         return hits
 
-    def data(self, triples: Iterable[tuple], namespaces: Graph | None = None) -> Data:
-        return Data(triples, self.backwards, self.target_preds, namespaces)
+    def data(self, triples: Iterable[tuple], namespaces: Graph | None = None,
+             prefixes: dict[str, str] | None = None) -> Data:
+        return Data(triples, self.backwards, self.target_preds, namespaces, prefixes)
 
 
 _COMPILED: "weakref.WeakKeyDictionary[Graph, Compiled]" = weakref.WeakKeyDictionary()

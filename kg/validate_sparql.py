@@ -67,8 +67,25 @@ def _prefixes(shapes: Graph, constraint: object) -> str:
 
 # what Oxigraph cannot do as SHACL requires: pre-bound $shapesGraph and $currentShape, and the SPARQL SHACL forbids
 # in constraints (MINUS, VALUES, SERVICE, a sub-SELECT, AS $this): pySHACL evaluates or refuses such constraints
-_BEYOND = re.compile(r"[?$](shapesGraph|currentShape)\b|\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b|"
-                     r"\bSELECT\b[^{}]*\{[^}]*\bSELECT\b", re.IGNORECASE | re.DOTALL)
+_BEYOND = re.compile(r"[?$](shapesGraph|currentShape)\b|\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b",
+                     re.IGNORECASE)
+_PROJECTION = re.compile(r"\bSELECT\b(.*?)(?:\bWHERE\b|\{)", re.IGNORECASE | re.DOTALL)
+
+
+def _plain_sparql(text: str) -> bool:
+    """Whether a constraint's SELECT is one Oxigraph runs as SHACL says: no pre-bound variable it cannot bind,
+    nothing SHACL forbids (MINUS, VALUES, SERVICE, AS $this, a sub-SELECT that does not project $this), and
+    Oxigraph parses it."""
+    if _BEYOND.search(text):
+        return False
+    projections = [m.group(1) for m in _PROJECTION.finditer(text)]
+    if not projections or any(not re.search(r"[?$]this\b", p) for p in projections[1:]):
+        return False
+    try:
+        ox.Store().query(text)
+    except SyntaxError:
+        return False
+    return True
 _CONSTRAINT_OWN = {RDF.type, SH.select, SH.message, SH.prefixes, URIRef("http://www.w3.org/2000/01/rdf-schema#label"),
                    URIRef("http://www.w3.org/2000/01/rdf-schema#comment")}
 
@@ -77,7 +94,7 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
     if any(p not in _CONSTRAINT_OWN for p in shapes.predicates(constraint)):
         return False  # a parameter this module does not know (sh:deactivated ...)
     text = shapes.value(constraint, SH.select)
-    if text is None or _BEYOND.search(str(text)) or str(text).upper().count("SELECT") != 1:
+    if text is None or not _plain_sparql(_prefixes(shapes, constraint) + str(text)):
         return False
     if (shape, SH.path, None) in shapes or (shape, SH.message, None) in shapes:
         return False  # a property shape, or node-shape messages: pySHACL's own handling

@@ -32,14 +32,26 @@ def test_seeds_validate_with_warnings_only(run) -> None:  # noqa: ANN001
     assert run("build", str(SEEDS), "-q").exit_code == 0
     r = run("validate")
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[-1] == "conforms: 0 violations, 3 warnings, 0 infos (showing violation and above)"
+    # SHACL: a graph with any result, warnings included, does not conform; --severity picks what is shown and
+    # the exit code, and the text says how to see what it counts but does not show
+    assert r.stdout.splitlines() == [
+        "does not conform: 0 violations, 3 warnings, 0 infos (showing violation and above; 3 not shown: use "
+        "--severity warning)"]
     r = run("validate", "--severity", "warning")
     assert r.exit_code == 1 and "frapo:hasORCID: The person has no ORCID iD" in r.stdout
-    doc = json.loads(run("validate", "-f", "json", "--severity", "warning").stdout)
-    assert doc["conforms"] is True and doc["counts"] == {"violation": 0, "warning": 3, "info": 0}
-    assert {x["severity"] for x in doc["results"]} == {"Warning"}
-    g = Graph().parse(data=run("validate", "-f", "turtle").stdout, format="turtle")
+    assert r.stdout.splitlines()[-1] == ("does not conform: 0 violations, 3 warnings, 0 infos "
+                                         "(showing warning and above)")
+    for severity, code in (("violation", 0), ("warning", 1)):
+        r = run("validate", "-f", "json", "--severity", severity)
+        doc = json.loads(r.stdout)
+        assert r.exit_code == code
+        assert doc["conforms"] is False and doc["counts"] == {"violation": 0, "warning": 3, "info": 0}
+        assert {x["severity"] for x in doc["results"]} == ({"Warning"} if severity == "warning" else set())
+    r = run("validate", "-f", "turtle")
+    assert r.exit_code == 0
+    g = Graph().parse(data=r.stdout, format="turtle")
     assert len(list(g.subjects(None, SH.ValidationResult))) == 3
+    assert g.value(next(g.subjects(None, SH.ValidationReport)), SH.conforms).value is False
 
 
 def test_damaged_graph_fails_with_exit_1_and_names_the_node(run, tmp_path: Path) -> None:  # noqa: ANN001
