@@ -64,7 +64,11 @@ class Report:
         return sum(1 for r in self.results if r.severity == severity)
 
     def at_or_above(self, threshold: str) -> list[Result]:
+        """The results at or above a severity; a severity of the shapes' own (SHACL allows any IRI) ranks below
+        Info: only ``info`` shows it."""
         order = ["Violation", "Warning", "Info"]
+        if threshold.capitalize() == "Info":
+            return list(self.results)
         keep = order[: order.index(threshold.capitalize()) + 1]
         return [r for r in self.results if r.severity in keep]
 
@@ -78,7 +82,8 @@ def load_shapes(directory: Path | None = None) -> Graph:
     g = Graph()
     for f in files:
         try:
-            g.parse(f, format="turtle")
+            with quiet_libraries():  # (rdflib logs a traceback for each ill-typed literal it reads)
+                g.parse(f, format="turtle", publicID=f.resolve().as_uri())
         except Exception as e:  # rdflib raises many parser exception types
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise InputError(str(f), f"is not valid Turtle ({first})", "fix the shapes file") from None
@@ -229,7 +234,7 @@ def _where(shapes: Graph, reason: str) -> str:
     files = _SHAPES_FILES.get(shapes, [])
     if len(files) == 1:
         return str(files[0])
-    words = [w for w in re.findall(r"[A-Z]{3,}|\$\w+", reason)]
+    words = [w for w in re.findall(r"[A-Z]{3,}|\$\w+", reason) if w != "SPARQL"]  # MINUS, $shapesGraph ...
     for f in files:
         text = f.read_text(encoding="utf-8", errors="replace")
         if words and all(w in text for w in words):
@@ -460,7 +465,7 @@ def summary(report: Report) -> str:
 
 def see_all(report: Report, threshold: str = "violation") -> str:
     """The --severity that shows every result the report counts ("" when ``threshold`` already does)."""
-    lowest = max((RANK.get(SEVERITIES.get(r.severity.lower()), 0) for r in report.results), default=0)
+    lowest = max((RANK.get(SEVERITIES.get(r.severity.lower()), 2) for r in report.results), default=0)
     wanted = ["violation", "warning", "info"][lowest]
     return "" if ["violation", "warning", "info"].index(threshold) >= lowest else wanted
 
