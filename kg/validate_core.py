@@ -216,7 +216,7 @@ class Compiled:
             if not (t[0] in kept and t[1] in _TARGETS):
                 self.rest.add(t)
         self.rest_has_targets = any((None, t, None) in self.rest for t in _TARGETS) or \
-            (None, RDF.type, RDFS.Class) in self.rest
+            any((None, RDF.type, c) in self.rest for c in _classes(self.rest))
         # the IRIs of the shapes as N-Triples tokens: data read from lines reuses these very objects, so looking
         # up a predicate or class of the shapes in the data's dictionaries finds it by identity (no __eq__ call)
         self.known = {f"<{t}>": t for triple in shapes for t in triple if isinstance(t, URIRef)}
@@ -250,7 +250,7 @@ class Compiled:
         if node in stack:
             raise Unsupported("recursive shapes")
         g = self.shapes
-        if (node, RDF.type, RDFS.Class) in g:
+        if implicit_class(g, node):
             raise Unsupported("implicit class target")
         for p in set(g.predicates(node)):
             if p in _KNOWN or p == SH.sparql:
@@ -451,6 +451,20 @@ def compiled(core: Graph, source: Graph | None = None) -> Compiled:
 
 
 # ---------------------------------------------------------------- constraint checks (pySHACL's semantics)
+
+_OWL_CLASS = URIRef("http://www.w3.org/2002/07/owl#Class")
+
+
+def implicit_class(g: Graph, node: object) -> bool:
+    """Whether a node is a class (rdfs:Class, owl:Class or a subclass of rdfs:Class): as a shape, its instances
+    are its targets (pySHACL's reading of SHACL's implicit class targets)."""
+    classes = _classes(g)
+    return any(t in classes for t in g.objects(node, RDF.type))
+
+
+def _classes(g: Graph) -> set:
+    return {RDFS.Class, _OWL_CLASS, *g.subjects(RDFS.subClassOf, RDFS.Class)}
+
 
 def _order(term: object) -> tuple:
     return (type(term).__name__, str(term))

@@ -108,7 +108,8 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
         return False  # one result message per result, as the report keeps
     if any(p not in _OWN and p.startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
-    if (shape, RDF.type, URIRef("http://www.w3.org/2000/01/rdf-schema#Class")) in shapes:
+    from .validate_core import implicit_class
+    if implicit_class(shapes, shape):
         return False  # implicit class target
     return any((shape, t, None) in shapes for t in _TARGETS)
 

@@ -219,3 +219,21 @@ def test_w3c_case_cli(name: str, path: Path, tmp_path: Path, monkeypatch: pytest
     assert why is None, why
     conforms = g.value(want, SH.conforms).value
     assert r.exit_code == (0 if conforms else 1), r.output
+
+
+def test_library_logs_never_reach_stderr(tmp_path: Path) -> None:
+    """A whole process (no test harness catching log records): rdflib logs a traceback for each ill-typed
+    literal it reads (core/node/datatype-001 has four, in the data and the shapes); none reaches stderr."""
+    import subprocess
+    import sys
+    case = SUITE / "core" / "node" / "datatype-001.ttl"
+    shapes = tmp_path / "shapes"
+    shapes.mkdir()
+    (shapes / case.name).symlink_to(case)
+    kg = str(Path(sys.executable).parent / "kg")
+    for engine in ("fast", "pyshacl"):
+        for fmt in ("text", "turtle"):
+            r = subprocess.run([kg, "validate", str(case), "--shapes", str(shapes), "-f", fmt], capture_output=True,
+                               text=True, env={**__import__("os").environ, "KG_SHACL_ENGINE": engine})
+            assert (r.returncode, r.stderr) == (1, ""), (engine, fmt)
+            assert "Traceback" not in r.stdout
