@@ -293,7 +293,8 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
     core, checks = validate_sparql.split(shapes)
     native = validate_core.compiled(core, shapes)
     if compiled_only and (native.rest_has_targets or checks):
-        raise Declined(f"not compiled: {', '.join(sorted(map(str, native.declined))) or 'SPARQL constraints'}")
+        raise Declined(f"not compiled: {', '.join(sorted(map(str, native.declined))) or 'shapes with implicit targets'}"
+                       + (f"; {len(checks)} SPARQL constraints on Oxigraph" if checks else ""))
     conforms, results, report = True, [], Graph()
     if native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
         if data is None:

@@ -216,7 +216,8 @@ class Compiled:
             if not (t[0] in kept and t[1] in _TARGETS):
                 self.rest.add(t)
         self.rest_has_targets = any((None, t, None) in self.rest for t in _TARGETS) or \
-            any((None, RDF.type, c) in self.rest for c in _classes(self.rest))
+            any(p.startswith(str(SH)) or p in self._custom  # a class that is a shape: its instances are targets
+                for c in _classes(self.rest) for s in self.rest.subjects(RDF.type, c) for p in self.rest.predicates(s))
         # the IRIs of the shapes as N-Triples tokens: data read from lines reuses these very objects, so looking
         # up a predicate or class of the shapes in the data's dictionaries finds it by identity (no __eq__ call)
         self.known = {f"<{t}>": t for triple in shapes for t in triple if isinstance(t, URIRef)}
