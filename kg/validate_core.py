@@ -385,10 +385,11 @@ class Compiled:
                 nested = tuple(self.evaluate(data, details, value)) if details is not None else ()
                 hits.append(Hit(shape.node, comp or component, shape.severity, focus,
                                 shape.path.node if shape.path else None, value, message, nested))
-        # a property shape's own property shapes apply to each of its value nodes; a node shape's to the focus
-        for node in (sorted(values, key=_order) if shape.path is not None else (focus,)):
-            for prop in shape.properties:
-                hits.extend(self.evaluate(data, prop, node))
+        if shape.properties:
+            # a property shape's own property shapes apply to each of its value nodes; a node shape's to the focus
+            for node in (sorted(values, key=_order) if shape.path is not None else (focus,)):
+                for prop in shape.properties:
+                    hits.extend(self.evaluate(data, prop, node))
         return hits
 
     def conforms(self, data: Data, shape: Shape, focus: object) -> bool:

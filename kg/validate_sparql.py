@@ -66,7 +66,7 @@ def _prefixes(shapes: Graph, constraint: object) -> str:
 
 
 # what Oxigraph cannot do as SHACL requires: pre-bound $shapesGraph and $currentShape, and the SPARQL SHACL forbids
-# in constraints (MINUS, VALUES, SERVICE, a sub-SELECT, AS $this): pySHACL evaluates or refuses such constraints
+# in constraints (MINUS, VALUES, SERVICE, AS $this; sub-SELECTs: see _plain_sparql): pySHACL evaluates or refuses those
 _BEYOND = re.compile(r"[?$](shapesGraph|currentShape)\b|\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b",
                      re.IGNORECASE)
 _PROJECTION = re.compile(r"\bSELECT\b(.*?)(?:\bWHERE\b|\{)", re.IGNORECASE | re.DOTALL)
@@ -86,6 +86,8 @@ def _plain_sparql(text: str) -> bool:
     except SyntaxError:
         return False
     return True
+
+
 _CONSTRAINT_OWN = {RDF.type, SH.select, SH.message, SH.prefixes, URIRef("http://www.w3.org/2000/01/rdf-schema#label"),
                    URIRef("http://www.w3.org/2000/01/rdf-schema#comment")}
 
@@ -108,7 +110,11 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
         return False  # one result message per result, as the report keeps
     if any(p not in _OWN and p.startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
-    from .validate_core import implicit_class
+    from .validate_core import _INERT, implicit_class
+    custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
+    if any(p in custom or (p not in _INERT and not p.startswith(str(SH))) for p in shapes.predicates(shape)):
+        return False  # a custom constraint component's parameter, or a predicate not known to be inert: the shape
+        # goes to pySHACL whole
     if implicit_class(shapes, shape):
         return False  # implicit class target
     return any((shape, t, None) in shapes for t in _TARGETS)
