@@ -241,11 +241,14 @@ def _validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, job
         return validate_collected(fh.readlines(), shared_graphs, shapes, jobs)
 
 
-def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None) -> "Report":
+def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None,
+                   prefixes: dict[str, str] | None = None) -> "Report":
     """Validate canonical N-Quads lines against the shapes (default: shapes/). The rdflib graph of the lines
-    is made only if pySHACL needs it (the compiled engine and Oxigraph read the lines)."""
+    is made only if pySHACL needs it (the compiled engine and Oxigraph read the lines); ``prefixes`` are those
+    the graph files declared (pySHACL resolves SPARQL prefixes with them, and both engines write nodes with them
+    in messages)."""
     from .validate import load_shapes, validate
-    return validate(None, load_shapes(shapes), lines, engine)
+    return validate(None, load_shapes(shapes), lines, engine, prefixes=prefixes)
 
 
 def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,
@@ -253,10 +256,15 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
     """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel."""
     sources = graphs or [workspace_graph()]
     lines: set[str] = set()
+    prefixes: dict[str, str] = {}
     for src in sources:
         if not src.exists():
             raise InputError(str(src), "does not exist", "run 'kg build' first or name a graph file")
-        lines.update(read_graph_lines(src))
+        got = read_graph_lines(src, prefixes)
+        if not got:
+            from .store import no_triples
+            raise no_triples(src)
+        lines.update(got)
     if jobs > 1:
         from .ids import DEFAULT_BASE, Minter
         from .validate import load_shapes, validate_sharded
@@ -264,19 +272,25 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
         base = Minter(DEFAULT_BASE)
         shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
         return validate_sharded(sorted(lines), shapes, shared, shard_size=SHARD_RECORDS, jobs=jobs)
-    return validate_lines(sorted(lines), shapes, engine)
+    return validate_lines(sorted(lines), shapes, engine, prefixes)
 
 
-def read_graph_lines(path: Path) -> list[str]:
-    """Canonical sorted N-Quads lines of a graph file (any RDF format)."""
+def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:
+    """Canonical sorted N-Quads lines of a graph file (any RDF format; relative IRIs against the file's URI);
+    the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins)."""
+    from .store import base_iri
     default = "<urn:x-crossref-kg:default>"
     lines = set()
     try:
         fmt = rdf_format(path)
         with open_graph(path) as fh:
-            for q in pyoxigraph.parse(fh, format=fmt):
+            parser = pyoxigraph.parse(fh, format=fmt, base_iri=base_iri(path))
+            for q in parser:
                 g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
                 lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+            if prefixes is not None:
+                for prefix, ns in (parser.prefixes or {}).items():
+                    prefixes.setdefault(prefix, ns)
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "check the path") from None
     except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
@@ -362,7 +376,11 @@ def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None
     if engine == "rdflib":
         lines: set[str] = set()
         for s in sources:
-            lines.update(read_graph_lines(s))
+            got = read_graph_lines(s)
+            if not got:
+                from .store import no_triples
+                raise no_triples(s)
+            lines.update(got)
         return query_rdflib(sorted(lines), text, allow_remote)
     return query_oxigraph(load_store(sources), text)
 

@@ -170,9 +170,10 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             err=True,
         )
         if vreport is not None:
-            nv, nw = vreport.count('Violation'), vreport.count('Warning')
-            click.echo(f"validation: {nv} violation{'s' if nv != 1 else ''}, {nw} warning{'s' if nw != 1 else ''}"
-                       " (kg validate lists them)", err=True)
+            from .validate import see_all, summary
+            hint = f" --severity {see_all(vreport)}" if see_all(vreport) else ""
+            click.echo(f"validation: {summary(vreport)}" + ("" if vreport.conforms else f" (kg validate{hint} lists them)"),
+                       err=True)
     if timings:
         click.echo("timings: " + ", ".join(f"{stage} {sec:.2f} s" for stage, sec in r.stages.items()), err=True)
     sys.exit(1 if r.skipped else 0)
@@ -199,8 +200,7 @@ def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severi
     try:
         if jobs > 1 and fmt == "turtle":
             raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")
-        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs,
-                                     engine="pyshacl" if fmt == "turtle" else None)
+        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs)
     except KgError as e:
         raise _fail(e) from None
     if fmt == "json":

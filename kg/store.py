@@ -46,16 +46,37 @@ def open_graph(path: Path) -> IO[bytes]:
     return gzip.open(path, "rb") if Path(path).suffix.lower() == ".gz" else open(path, "rb")
 
 
+def base_iri(path: Path) -> str:
+    """The base IRI of a graph file: its own file URI (relative IRIs resolve against it, as in other RDF tools)."""
+    return path.resolve().as_uri()
+
+
+def no_triples(path: Path) -> InputError:
+    """The error for a graph file that yields no triples; a Crossref record (JSON with a DOI) gets told to build."""
+    try:
+        doc = orjson.loads(path.read_bytes()) if path.suffix.lower() in (".json", ".jsonld") else None
+    except (OSError, orjson.JSONDecodeError):
+        doc = None
+    items = doc if isinstance(doc, list) else [doc]
+    items = [x.get("message", x) if isinstance(x, dict) else x for x in items]
+    if any(isinstance(x, dict) and ("DOI" in x or isinstance(x.get("items"), list)) for x in items):
+        return InputError(str(path), "is a Crossref record, not an RDF graph (no triples)",
+                          f"run 'kg build {path}' first and use the graph it writes")
+    return InputError(str(path), "holds no triples", "check the file and its format, or name another graph")
+
+
 def _load_into(store: ox.Store, path: Path) -> None:
     try:
         fmt = rdf_format(path)
         with open_graph(path) as fh:
-            store.bulk_load(fh, format=fmt)
+            store.bulk_load(fh, format=fmt, base_iri=base_iri(path))
+        if len(store) == 0:
+            raise no_triples(path)
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
     except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
         from .export import read_jsonld_lines
-        lines = read_jsonld_lines(path.read_bytes(), None) if path.suffix.lower() == ".jsonld" else None
+        lines = read_jsonld_lines(open_graph(path).read(), None) if fmt == ox.RdfFormat.JSON_LD else None
         if lines is None:
             raise InputError(str(path), "holds a value too large for the RDF parser",
                              "convert it to N-Quads or Turtle with another tool and read that") from None

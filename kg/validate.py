@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -63,7 +64,11 @@ class Report:
         return sum(1 for r in self.results if r.severity == severity)
 
     def at_or_above(self, threshold: str) -> list[Result]:
+        """The results at or above a severity; a severity of the shapes' own (SHACL allows any IRI) ranks below
+        Info: only ``info`` shows it."""
         order = ["Violation", "Warning", "Info"]
+        if threshold.capitalize() == "Info":
+            return list(self.results)
         keep = order[: order.index(threshold.capitalize()) + 1]
         return [r for r in self.results if r.severity in keep]
 
@@ -77,7 +82,8 @@ def load_shapes(directory: Path | None = None) -> Graph:
     g = Graph()
     for f in files:
         try:
-            g.parse(f, format="turtle")
+            with quiet_libraries():  # (rdflib logs a traceback for each ill-typed literal it reads)
+                g.parse(f, format="turtle", publicID=f.resolve().as_uri())
         except Exception as e:  # rdflib raises many parser exception types
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise InputError(str(f), f"is not valid Turtle ({first})", "fix the shapes file") from None
@@ -88,12 +94,16 @@ def load_shapes(directory: Path | None = None) -> Graph:
             where = next((str(f) for f in files if (None, SH.pattern, pattern) in Graph().parse(f)), str(folder))
             raise InputError(where, f"has an invalid sh:pattern {str(pattern)!r} ({e})",
                              "fix the regular expression") from None
+    _SHAPES_FILES[g] = files
     return g
 
 
-def data_graph(lines: list[str]) -> Graph:
-    """The union of all graphs of canonical N-Quads lines, as an rdflib graph."""
+def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Graph:
+    """The union of all graphs of canonical N-Quads lines, as an rdflib graph (with the prefixes its files
+    declared)."""
     g = Graph()
+    for prefix, ns in sorted((prefixes or {}).items()):
+        g.bind(prefix, ns, override=True)
     g.parse(data="".join(line.rsplit(" ", 2)[0] + " .\n" for line in lines), format="nt")
     return g
 
@@ -161,11 +171,79 @@ def _parsed_query_cache() -> Iterator[None]:
         processor.SPARQLProcessor.query = original  # type: ignore[method-assign]
 
 
-ENGINE_ENV = "KG_SHACL_ENGINE"  # fast (default), pyshacl (the reference), or both (compare; tests)
+@contextmanager
+def quiet_libraries() -> Iterator[None]:
+    """rdflib and pySHACL log (with tracebacks) and warn about what they meet: ill-typed literals ("Failed to
+    convert Literal lexical form"), shapes they read leniently. None of it reaches the user's terminal; what
+    matters becomes a result or one error line."""
+    import logging
+    import warnings
+    loggers = [logging.getLogger(n) for n in ("rdflib", "pyshacl")]
+    levels = [(lg.level, lg.propagate) for lg in loggers]
+    try:
+        for lg in loggers:
+            lg.setLevel(logging.CRITICAL + 1)
+            lg.propagate = False
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        for lg, (level, propagate) in zip(loggers, levels):
+            lg.setLevel(level)
+            lg.propagate = propagate
+
+
+ENGINE_ENV = "KG_SHACL_ENGINE"  # fast (default), pyshacl (the reference), both (compare; tests), compiled (tests)
+
+
+class Declined(Exception):
+    """``engine="compiled"``: some shape is beyond the compiled engine (it answers exactly or not at all)."""
+
+
+def _pyshacl_run(data: Graph, shapes: Graph, **options: object) -> tuple[bool, Graph]:
+    """pySHACL's (conforms, report graph); its refusals (an ill-formed shape, a SPARQL constraint SHACL forbids)
+    become one InputError naming the shapes."""
+    from pyshacl.errors import ReportableRuntimeError, ShapeLoadError, ValidationFailure
+    try:
+        with quiet_libraries(), _parsed_query_cache():
+            conforms, report, _text_report = pyshacl.validate(
+                data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False,
+                abort_on_first=False, **options)
+    except (ReportableRuntimeError, ShapeLoadError, NotImplementedError) as e:
+        raise InputError(_where(shapes, _reason(e)), _reason(e), "fix the shape") from None
+    if isinstance(report, ValidationFailure):
+        raise InputError(_where(shapes, _reason(report)), _reason(report), "fix the shape")
+    return bool(conforms), report
+
+
+def _reason(e: Exception) -> str:
+    """pySHACL's message as one lower-case clause ("a SPARQL constraint must not contain MINUS")."""
+    text = getattr(e, "message", None) or str(e) or type(e).__name__
+    text = " ".join(str(text).split()).rstrip(".")
+    text = re.sub(r"^(Validation Failure|Shape Load Error|Constraint Load Error)\s*-\s*", "", text)
+    text = re.sub(r"must not contain an? (\w+) clause", r"must not contain \1", text)
+    text = text.replace("A SPARQL Constraint", "a SPARQL constraint")
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+_SHAPES_FILES: "weakref.WeakKeyDictionary[Graph, list[Path]]" = weakref.WeakKeyDictionary()  # graph -> its files
+
+
+def _where(shapes: Graph, reason: str) -> str:
+    """The shapes file a refusal is about: the one file, or the file whose text has the clause it names."""
+    files = _SHAPES_FILES.get(shapes, [])
+    if len(files) == 1:
+        return str(files[0])
+    words = [w for w in re.findall(r"[A-Z]{3,}|\$\w+", reason) if w != "SPARQL"]  # MINUS, $shapesGraph ...
+    for f in files:
+        text = f.read_text(encoding="utf-8", errors="replace")
+        if words and all(w in text for w in words):
+            return str(f)
+    return str(files[0].parent) if files else "the shapes"
 
 
 def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, engine: str | None = None,
-             only: set[URIRef] | None = None) -> Report:
+             only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> Report:
     """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
     The default engine evaluates the shapes it compiles (``kg.validate_core``) on dictionaries, the SHACL-SPARQL
@@ -173,13 +251,21 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
     the reference; ``both`` runs both and fails unless their results are identical. ``only`` restricts the
     focus nodes (IRIs) whose results are kept: the same results as the whole graph's for them. (Not pySHACL's
     ``focus_nodes`` option: with it, pySHACL also skips nested shapes, such as sh:node's, on every other node,
-    which then conform whatever they hold.)"""
+    which then conform whatever they hold.) ``prefixes``: those of the files ``lines`` come from.
+    ``engine="compiled"`` (tests) runs the compiled engine alone and raises ``Declined`` when some shape is
+    beyond it."""
+    with quiet_libraries():
+        return _validate(data, shapes, lines, engine, only, prefixes)
+
+
+def _validate(data: Graph | None, shapes: Graph, lines: list[str] | None, engine: str | None,
+              only: set[URIRef] | None, prefixes: dict[str, str] | None) -> Report:
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
     if engine == "pyshacl":
-        return _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
-    fast = _validate_fast(data, shapes, lines, only)
+        return _validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
+    fast = _validate_fast(data, shapes, lines, only, compiled_only=engine == "compiled", prefixes=prefixes)
     if engine == "both":
-        reference = _validate_pyshacl(data if data is not None else data_graph(lines or []), shapes, only)
+        reference = _validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
         if fast.results != reference.results or fast.conforms != reference.conforms:
             raise AssertionError(f"validation engines differ: fast {len(fast.results)} results, "
                                  f"pySHACL {len(reference.results)}: "
@@ -191,10 +277,7 @@ def _validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = Non
     """Run pySHACL (no inference; the graph states its classes) and collect the results."""
     from pyshacl.rdfutil.stringify import stringify_blank_node
     stringify_blank_node.dict_cache.clear()  # keyed by id(graph): a new graph may reuse a freed one's id
-    with _parsed_query_cache():
-        conforms, report, _text_report = pyshacl.validate(
-            data, shacl_graph=shapes, inference="none", advanced=True, allow_warnings=False, abort_on_first=False,
-        )
+    conforms, report = _pyshacl_run(data, shapes)
     results = _collect(report, shapes)
     if only is not None:
         wanted = {str(f) for f in only}
@@ -204,24 +287,26 @@ def _validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = Non
 
 
 def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
-                   only: set[URIRef] | None = None) -> Report:
+                   only: set[URIRef] | None = None, compiled_only: bool = False,
+                   prefixes: dict[str, str] | None = None) -> Report:
     from . import validate_core, validate_sparql
     core, checks = validate_sparql.split(shapes)
     native = validate_core.compiled(core, shapes)
+    if compiled_only and (native.rest_has_targets or checks):
+        raise Declined(f"not compiled: {', '.join(sorted(map(str, native.declined))) or 'shapes with implicit targets'}"
+                       + (f"; {len(checks)} SPARQL constraints on Oxigraph" if checks else ""))
     conforms, results, report = True, [], Graph()
     if native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
         if data is None:
-            data = data_graph(lines or [])
-        with _parsed_query_cache():
-            conforms, report, _text_report = pyshacl.validate(
-                data, shacl_graph=native.rest, inference="none", advanced=True, allow_warnings=False,
-                abort_on_first=False,
-                inplace=True,  # no inference, so nothing is added: no need for pySHACL's copy of the data
-            )
+            data = data_graph(lines or [], prefixes)
+        if shapes in _SHAPES_FILES:
+            _SHAPES_FILES[native.rest] = _SHAPES_FILES[shapes]
+        # no inference, so nothing is added: no need for pySHACL's copy of the data
+        conforms, report = _pyshacl_run(data, native.rest, inplace=True)
         results = _collect(report, shapes)
     triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [], native.known)
-    hits = native.run(native.data(triples, data), only)
-    results.extend(_core_result(core, shapes, hit) for hit in hits)
+    hits = native.run(native.data(triples, data, prefixes), only)
+    results.extend(_core_result(core, shapes, hit) for hit in validate_core.flatten(hits))
     conforms = conforms and not hits
     raw = []
     if checks:
@@ -243,10 +328,12 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
             report.add((root, RDF.type, SH.ValidationReport))
             report.add((root, SH.conforms, Literal(True)))
         for hit in hits:
-            _add_result(report, hit.component, hit.shape, hit.severity, hit.focus, hit.value, hit.path, hit.message)
+            _add_hit(report, None, hit)
         for r in raw:
             _add_result(report, SH.SPARQLConstraintComponent, r.check.shape, r.check.severity, r.focus, r.value,
                         r.path, r.message, r.check.constraint)
+        for path in set(report.objects(None, SH.resultPath)):
+            _copy_path(report, shapes, path)  # a complex path with its structure, as pySHACL writes it
         return report
     return Report(bool(conforms), _ordered(results), graph)
 
@@ -264,14 +351,36 @@ def _core_result(core: Graph, shapes: Graph, hit: "Hit") -> Result:
     )
 
 
+def _add_hit(report: Graph, parent: BNode | None, hit: "Hit") -> None:
+    node = _add_result(report, hit.component, hit.shape, hit.severity, hit.focus, hit.value, hit.path, hit.message,
+                       parent=parent)
+    for sub in hit.details:
+        _add_hit(report, node, sub)
+
+
+def _copy_path(report: Graph, source: Graph, path: object, seen: set | None = None) -> None:
+    """What the shapes graph says about a complex path (inverse, alternatives, sequences ...), into the report."""
+    seen = set() if seen is None else seen
+    if not isinstance(path, BNode) or path in seen:
+        return
+    seen.add(path)
+    for p, o in source.predicate_objects(path):
+        report.add((path, p, o))
+        _copy_path(report, source, o, seen)
+
+
 def _add_result(report: Graph, component: URIRef, shape: object, severity: object, focus: object, value: object,
-                path: object, message: str, constraint: object = None) -> None:
-    """Record a result of the compiled engine or of Oxigraph in the report graph, as pySHACL would."""
+                path: object, message: str, constraint: object = None, parent: BNode | None = None) -> BNode:
+    """Record a result of the compiled engine or of Oxigraph in the report graph, as pySHACL would: a top-level
+    sh:result, or (``parent``) a sh:detail of the result of the sh:node constraint it explains."""
     node = BNode()
-    root = next(report.subjects(RDF.type, SH.ValidationReport), None)
-    if root is not None:
-        report.add((root, SH.result, node))
-        report.set((root, SH.conforms, Literal(False)))
+    if parent is not None:
+        report.add((parent, SH.detail, node))
+    else:
+        root = next(report.subjects(RDF.type, SH.ValidationReport), None)
+        if root is not None:
+            report.add((root, SH.result, node))
+            report.set((root, SH.conforms, Literal(False)))
     report.add((node, RDF.type, SH.ValidationResult))
     report.add((node, SH.sourceConstraintComponent, component))
     report.add((node, SH.sourceShape, shape))
@@ -284,6 +393,7 @@ def _add_result(report: Graph, component: URIRef, shape: object, severity: objec
     if constraint is not None:
         report.add((node, SH.sourceConstraint, constraint))
     report.add((node, SH.resultMessage, Literal(message)))
+    return node
 
 
 def _sparql_result(report: Graph, r: "RawResult") -> Result:
@@ -338,19 +448,42 @@ def render_text(report: Report, threshold: str) -> str:
                 where = f"{short(r.path)}" if r.path else "(node)"
                 value = f" = {r.value!r}" if r.value is not None else ""
                 lines.append(f"    {where}{value}: {r.message}")
-    counts = Counter(r.severity for r in report.results)
-    def n(count: int, word: str) -> str:
-        return f"{count} {word}{'s' if count != 1 else ''}"
-    lines.append(f"{'conforms' if not report.at_or_above('violation') else 'does not conform'}: "
-                 f"{n(counts['Violation'], 'violation')}, {n(counts['Warning'], 'warning')}, {n(counts['Info'], 'info')}"
-                 f" (showing {threshold} and above)")
+    lines.append(f"{summary(report)} (showing {threshold} and above{_hidden(report, threshold)})")
     return "\n".join(lines) + "\n"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def summary(report: Report) -> str:
+    """"conforms" (no result of any severity, as SHACL's sh:conforms) or "does not conform", and the counts:
+    the words ``kg validate`` and ``kg build`` both use."""
+    counts = Counter(r.severity for r in report.results)
+    return (f"{'conforms' if report.conforms else 'does not conform'}: {_n(counts['Violation'], 'violation')}, "
+            f"{_n(counts['Warning'], 'warning')}, {_n(counts['Info'], 'info')}")
+
+
+def see_all(report: Report, threshold: str = "violation") -> str:
+    """The --severity that shows every result the report counts ("" when ``threshold`` already does)."""
+    lowest = max((RANK.get(SEVERITIES.get(r.severity.lower()), 2) for r in report.results), default=0)
+    wanted = ["violation", "warning", "info"][lowest]
+    return "" if ["violation", "warning", "info"].index(threshold) >= lowest else wanted
+
+
+def _hidden(report: Report, threshold: str) -> str:
+    """What the counts hold that the report does not show, and how to see it."""
+    wanted = see_all(report, threshold)
+    if not wanted:
+        return ""
+    hidden = len(report.results) - len(report.at_or_above(threshold))
+    return f"; {hidden} not shown: use --severity {wanted}"
 
 
 def render_json(report: Report, threshold: str) -> str:
     counts = Counter(r.severity for r in report.results)
     doc = {
-        "conforms": not report.at_or_above("violation"),
+        "conforms": report.conforms,
         "counts": {"violation": counts["Violation"], "warning": counts["Warning"], "info": counts["Info"]},
         "results": [
             {"severity": r.severity, "shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value,
@@ -677,7 +810,7 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
         results.update(r for r in part if focus is not None or r.focus not in multi_plain)
     ordered = _ordered(results)
     report_graph = Graph()
-    return Report(not any(r.severity == "Violation" for r in ordered), ordered, report_graph)
+    return Report(not ordered, ordered, report_graph)
 
 
 def violating_records(report: Report, lines: Iterable[str] | None, base: str) -> list[str]:

@@ -17,7 +17,7 @@ import re
 import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from decimal import Decimal
 
@@ -32,6 +32,11 @@ _KNOWN = {*_TARGETS, SH.property, SH.path, SH.severity, SH.message, SH.name, SH.
           SH.pattern, SH.flags, SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive, SH.node,
           SH["not"], SH["and"], SH["or"], SH.qualifiedValueShape, SH.qualifiedMinCount, SH.qualifiedMaxCount,
           SH.defaultValue}
+# predicates a shape may carry that constrain nothing (annotations; anything else leaves the shape to pySHACL)
+_INERT = {RDF.type, RDFS.label, RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy, RDFS.subClassOf,
+          URIRef("http://www.w3.org/2002/07/owl#versionInfo"), URIRef("http://www.w3.org/2004/02/skos/core#note"),
+          URIRef("http://www.w3.org/2004/02/skos/core#definition"), URIRef("http://purl.org/dc/terms/description"),
+          URIRef("http://purl.org/dc/terms/source"), URIRef("http://purl.org/dc/terms/title")}
 _NODE_KINDS = {
     SH.IRI: (URIRef,), SH.BlankNode: (BNode,), SH.Literal: (Literal,), SH.BlankNodeOrIRI: (BNode, URIRef),
     SH.BlankNodeOrLiteral: (BNode, Literal), SH.IRIOrLiteral: (URIRef, Literal),
@@ -57,6 +62,16 @@ class Hit:
     path: object | None  # the path node of the shapes graph, for property shapes
     value: object | None
     message: str
+    details: tuple["Hit", ...] = ()  # the results of a failing sh:node's shape on the value (sh:detail)
+
+
+def flatten(hits: Iterable[Hit]) -> list[Hit]:
+    """Every hit, its details after it (the results pySHACL's report holds, nested or not)."""
+    out: list[Hit] = []
+    for h in hits:
+        out.append(h)
+        out.extend(flatten(h.details))
+    return out
 
 
 class Data:
@@ -64,7 +79,7 @@ class Data:
     predicates some shape follows backwards, and (subject, object) pairs of the target predicates."""
 
     def __init__(self, triples: Iterable[tuple], backwards: set, pairs: set,
-                 namespaces: Graph | None = None) -> None:
+                 namespaces: Graph | None = None, prefixes: dict[str, str] | None = None) -> None:
         out: dict = defaultdict(dict)
         inv: dict = {p: defaultdict(list) for p in backwards}
         by_pred: dict = {p: [] for p in pairs | {RDF.type, RDFS.subClassOf}}
@@ -80,6 +95,7 @@ class Data:
                 by_pred[p].append((s, o))
         self.out, self.inv, self.pairs = out, inv, by_pred
         self.namespaces = namespaces  # the graph whose prefixes format nodes in generic messages
+        self.prefixes = prefixes or {}  # (without that graph) the prefixes of the files the data comes from
         supers: dict = defaultdict(set)
         for s, o in by_pred[RDFS.subClassOf]:
             supers[s].add(o)
@@ -120,7 +136,7 @@ class Data:
 
     def closure(self, node: object) -> Graph:
         """An rdflib graph of what the data says about a blank node, and about the blank nodes it reaches."""
-        g, todo, seen = Graph(), [node], set()
+        g, todo, seen = self._bound(Graph()), [node], set()
         while todo:
             n = todo.pop()
             if n in seen:
@@ -133,9 +149,14 @@ class Data:
                         todo.append(o)
         return g
 
+    def _bound(self, g: Graph) -> Graph:
+        for prefix, ns in sorted(self.prefixes.items()):  # as data_graph() binds them for pySHACL
+            g.bind(prefix, ns, override=True)
+        return g
+
     def ns_graph(self) -> Graph:
         if self.namespaces is None:
-            self.namespaces = Graph()  # a fresh graph's prefixes: what data_graph() gives pySHACL
+            self.namespaces = self._bound(Graph())  # a fresh graph's prefixes: what data_graph() gives pySHACL
         return self.namespaces
 
 
@@ -172,13 +193,18 @@ class Compiled:
         self.core = core
         self._cache: dict = {}
         self.roots: list[Shape] = []
+        self.declined: dict = {}  # shapes with targets left to pySHACL -> why
         kept: set = set()
+        # predicates that are parameters of constraint components the shapes graph declares (SHACL-SPARQL)
+        self._custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
         for node in sorted({s for t in _TARGETS for s in shapes.subjects(t, None)}):
             if (node, SH.path, None) in shapes:
+                self.declined[node] = "a property shape with targets"
                 continue  # a property shape with targets of its own: pySHACL
             try:
                 shape = self._shape(node, ())
-            except Unsupported:
+            except Unsupported as e:
+                self.declined[node] = str(e)
                 continue
             shape.targets = [(t, o) for t in _TARGETS for o in sorted(shapes.objects(node, t))]
             self.roots.append(shape)
@@ -190,7 +216,8 @@ class Compiled:
             if not (t[0] in kept and t[1] in _TARGETS):
                 self.rest.add(t)
         self.rest_has_targets = any((None, t, None) in self.rest for t in _TARGETS) or \
-            (None, RDF.type, RDFS.Class) in self.rest
+            any(p.startswith(str(SH)) or p in self._custom  # a class that is a shape: its instances are targets
+                for c in _classes(self.rest) for s in self.rest.subjects(RDF.type, c) for p in self.rest.predicates(s))
         # the IRIs of the shapes as N-Triples tokens: data read from lines reuses these very objects, so looking
         # up a predicate or class of the shapes in the data's dictionaries finds it by identity (no __eq__ call)
         self.known = {f"<{t}>": t for triple in shapes for t in triple if isinstance(t, URIRef)}
@@ -224,11 +251,13 @@ class Compiled:
         if node in stack:
             raise Unsupported("recursive shapes")
         g = self.shapes
-        if (node, RDF.type, RDFS.Class) in g:
+        if implicit_class(g, node):
             raise Unsupported("implicit class target")
-        for p in g.predicates(node):
-            if p.startswith(str(SH)) and p not in _KNOWN and p != SH.sparql:
-                raise Unsupported(str(p))
+        for p in set(g.predicates(node)):
+            if p in _KNOWN or p == SH.sparql:
+                continue
+            if p.startswith(str(SH)) or p in self._custom or p not in _INERT:
+                raise Unsupported(str(p))  # a SHACL or custom constraint parameter, or a predicate not known inert
         if (node, SH.sparql, None) in self.core:
             raise Unsupported("a SPARQL constraint pySHACL still runs")  # (those run on Oxigraph are not in core)
         messages = list(g.objects(node, SH.message))
@@ -352,12 +381,15 @@ class Compiled:
         for component, check, generic, details in shape.checks:
             for comp, value in check(data, focus, values):
                 message = shape.message if shape.message is not None else generic(data, focus, value)
+                # pySHACL nests the node shape's own results (sh:detail)
+                nested = tuple(self.evaluate(data, details, value)) if details is not None else ()
                 hits.append(Hit(shape.node, comp or component, shape.severity, focus,
-                                shape.path.node if shape.path else None, value, message))
-                if details is not None:  # pySHACL nests the node shape's own results (sh:detail)
-                    hits.extend(self.evaluate(data, details, value))
-        for prop in shape.properties:
-            hits.extend(self.evaluate(data, prop, focus))
+                                shape.path.node if shape.path else None, value, message, nested))
+        if shape.properties:
+            # a property shape's own property shapes apply to each of its value nodes; a node shape's to the focus
+            for node in (sorted(values, key=_order) if shape.path is not None else (focus,)):
+                for prop in shape.properties:
+                    hits.extend(self.evaluate(data, prop, node))
         return hits
 
     def conforms(self, data: Data, shape: Shape, focus: object) -> bool:
@@ -375,7 +407,8 @@ class Compiled:
         for _component, check, _generic, _details in shape.checks:
             if check(data, focus, values):
                 return False
-        return all(self.conforms(data, prop, focus) for prop in shape.properties)
+        nodes = values if shape.path is not None else (focus,)
+        return all(self.conforms(data, prop, node) for node in nodes for prop in shape.properties)
 
     def focus_nodes(self, data: Data, shape: Shape) -> set:
         found: set = set()
@@ -398,12 +431,13 @@ class Compiled:
         for shape in self.roots:
             for focus in self.focus_nodes(data, shape):
                 hits.extend(self.evaluate(data, shape, focus))
-        if only is not None:
-            hits = [h for h in hits if isinstance(h.focus, URIRef) and h.focus in only]
+        if only is not None:  # (the hits of the other focus nodes go, with their details: only's own are flat)
+            hits = [replace(h, details=()) for h in flatten(hits) if isinstance(h.focus, URIRef) and h.focus in only]
         return hits
 
-    def data(self, triples: Iterable[tuple], namespaces: Graph | None = None) -> Data:
-        return Data(triples, self.backwards, self.target_preds, namespaces)
+    def data(self, triples: Iterable[tuple], namespaces: Graph | None = None,
+             prefixes: dict[str, str] | None = None) -> Data:
+        return Data(triples, self.backwards, self.target_preds, namespaces, prefixes)
 
 
 _COMPILED: "weakref.WeakKeyDictionary[Graph, Compiled]" = weakref.WeakKeyDictionary()
@@ -419,6 +453,24 @@ def compiled(core: Graph, source: Graph | None = None) -> Compiled:
 
 
 # ---------------------------------------------------------------- constraint checks (pySHACL's semantics)
+
+_OWL_CLASS = URIRef("http://www.w3.org/2002/07/owl#Class")
+
+
+def implicit_class(g: Graph, node: object) -> bool:
+    """Whether a node is a class (rdfs:Class, owl:Class or a subclass of rdfs:Class): as a shape, its instances
+    are its targets (pySHACL's reading of SHACL's implicit class targets)."""
+    classes = _classes(g)
+    return any(t in classes for t in g.objects(node, RDF.type))
+
+
+def _classes(g: Graph) -> set:
+    return {RDFS.Class, _OWL_CLASS, *g.subjects(RDFS.subClassOf, RDFS.Class)}
+
+
+def _order(term: object) -> tuple:
+    return (type(term).__name__, str(term))
+
 
 def _one(g: Graph, node: object) -> Callable[[URIRef], object]:
     def one(p: URIRef) -> object:

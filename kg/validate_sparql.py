@@ -65,7 +65,39 @@ def _prefixes(shapes: Graph, constraint: object) -> str:
     return "".join(sorted(set(out)))
 
 
+# what Oxigraph cannot do as SHACL requires: pre-bound $shapesGraph and $currentShape, and the SPARQL SHACL forbids
+# in constraints (MINUS, VALUES, SERVICE, AS $this; sub-SELECTs: see _plain_sparql): pySHACL evaluates or refuses those
+_BEYOND = re.compile(r"[?$](shapesGraph|currentShape)\b|\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b",
+                     re.IGNORECASE)
+_PROJECTION = re.compile(r"\bSELECT\b(.*?)(?:\bWHERE\b|\{)", re.IGNORECASE | re.DOTALL)
+
+
+def _plain_sparql(text: str) -> bool:
+    """Whether a constraint's SELECT is one Oxigraph runs as SHACL says: no pre-bound variable it cannot bind,
+    nothing SHACL forbids (MINUS, VALUES, SERVICE, AS $this, a sub-SELECT that does not project $this), and
+    Oxigraph parses it."""
+    if _BEYOND.search(text):
+        return False
+    projections = [m.group(1) for m in _PROJECTION.finditer(text)]
+    if not projections or any(not re.search(r"[?$]this\b", p) for p in projections[1:]):
+        return False
+    try:
+        ox.Store().query(text)
+    except SyntaxError:
+        return False
+    return True
+
+
+_CONSTRAINT_OWN = {RDF.type, SH.select, SH.message, SH.prefixes, URIRef("http://www.w3.org/2000/01/rdf-schema#label"),
+                   URIRef("http://www.w3.org/2000/01/rdf-schema#comment")}
+
+
 def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
+    if any(p not in _CONSTRAINT_OWN for p in shapes.predicates(constraint)):
+        return False  # a parameter this module does not know (sh:deactivated ...)
+    text = shapes.value(constraint, SH.select)
+    if text is None or not _plain_sparql(_prefixes(shapes, constraint) + str(text)):
+        return False
     if (shape, SH.path, None) in shapes or (shape, SH.message, None) in shapes:
         return False  # a property shape, or node-shape messages: pySHACL's own handling
     if (shape, SH.deactivated, None) in shapes or (constraint, SH.deactivated, None) in shapes:
@@ -78,7 +110,12 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
         return False  # one result message per result, as the report keeps
     if any(p not in _OWN and p.startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
-    if (shape, RDF.type, URIRef("http://www.w3.org/2000/01/rdf-schema#Class")) in shapes:
+    from .validate_core import _INERT, implicit_class
+    custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
+    if any(p in custom or (p not in _INERT and not p.startswith(str(SH))) for p in shapes.predicates(shape)):
+        return False  # a custom constraint component's parameter, or a predicate not known to be inert: the shape
+        # goes to pySHACL whole
+    if implicit_class(shapes, shape):
         return False  # implicit class target
     return any((shape, t, None) in shapes for t in _TARGETS)
 

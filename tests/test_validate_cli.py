@@ -32,14 +32,26 @@ def test_seeds_validate_with_warnings_only(run) -> None:  # noqa: ANN001
     assert run("build", str(SEEDS), "-q").exit_code == 0
     r = run("validate")
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[-1] == "conforms: 0 violations, 3 warnings, 0 infos (showing violation and above)"
+    # SHACL: a graph with any result, warnings included, does not conform; --severity picks what is shown and
+    # the exit code, and the text says how to see what it counts but does not show
+    assert r.stdout.splitlines() == [
+        "does not conform: 0 violations, 3 warnings, 0 infos (showing violation and above; 3 not shown: use "
+        "--severity warning)"]
     r = run("validate", "--severity", "warning")
     assert r.exit_code == 1 and "frapo:hasORCID: The person has no ORCID iD" in r.stdout
-    doc = json.loads(run("validate", "-f", "json", "--severity", "warning").stdout)
-    assert doc["conforms"] is True and doc["counts"] == {"violation": 0, "warning": 3, "info": 0}
-    assert {x["severity"] for x in doc["results"]} == {"Warning"}
-    g = Graph().parse(data=run("validate", "-f", "turtle").stdout, format="turtle")
+    assert r.stdout.splitlines()[-1] == ("does not conform: 0 violations, 3 warnings, 0 infos "
+                                         "(showing warning and above)")
+    for severity, code in (("violation", 0), ("warning", 1)):
+        r = run("validate", "-f", "json", "--severity", severity)
+        doc = json.loads(r.stdout)
+        assert r.exit_code == code
+        assert doc["conforms"] is False and doc["counts"] == {"violation": 0, "warning": 3, "info": 0}
+        assert {x["severity"] for x in doc["results"]} == ({"Warning"} if severity == "warning" else set())
+    r = run("validate", "-f", "turtle")
+    assert r.exit_code == 0
+    g = Graph().parse(data=r.stdout, format="turtle")
     assert len(list(g.subjects(None, SH.ValidationResult))) == 3
+    assert g.value(next(g.subjects(None, SH.ValidationReport)), SH.conforms).value is False
 
 
 def test_damaged_graph_fails_with_exit_1_and_names_the_node(run, tmp_path: Path) -> None:  # noqa: ANN001
@@ -124,3 +136,96 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
             part = validate_sharded(lines, None, shared, shard_size=size, jobs=jobs)
             assert {(r.severity, r.shape, r.focus, r.path, r.value, r.message) for r in part.results} == full
         monkeypatch.setenv("KG_SHACL_ENGINE", "both")
+
+
+def test_work_without_title_is_reported_for_titled_types(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Damage given to ``kg validate`` directly: a journal article and a book chapter whose title is gone."""
+    chapter = dict(RECORD, DOI="10.5555/val.3", type="book-chapter", title=["A chapter"], ISBN=["978-0-306-40615-7"],
+                   ISSN=[], **{"container-title": ["A Book"]})
+    (tmp_path / "r.json").write_text(json.dumps(RECORD), encoding="utf-8")
+    (tmp_path / "c.json").write_text(json.dumps(chapter), encoding="utf-8")
+    assert run("build", "r.json", "c.json", "-q").exit_code == 0
+    lines = (tmp_path / "ws" / "graph.nq").read_text(encoding="utf-8").splitlines(keepends=True)
+    works = tuple(f"<https://doi.org/10.5555/val.{n}> <http://purl.org/dc/terms/title> " for n in (1, 3))
+    assert sum(line.startswith(works) for line in lines) == 2
+    damaged = tmp_path / "damaged.nq"
+    damaged.write_text("".join(line for line in lines if not line.startswith(works)), encoding="utf-8")
+    doc = json.loads(run("validate", str(damaged), "-f", "json", "--severity", "info").stdout)
+    untitled = sorted(r["focus"] for r in doc["results"] if r["path"] == "http://purl.org/dc/terms/title")
+    assert untitled == ["https://doi.org/10.5555/val.1", "https://doi.org/10.5555/val.3"]
+    assert doc["conforms"] is False
+    r = run("validate", str(damaged), "--severity", "warning")
+    assert r.exit_code == 1
+    assert "    dcterms:title: The work has no title (normal for components, grants and journal issues)." in r.stdout
+
+
+MINUS_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
+<urn:x:S> a sh:NodeShape ; sh:targetNode <urn:x:n> ;
+  sh:sparql [ sh:message "m" ; sh:select "SELECT $this WHERE { $this ?p ?o . MINUS { $this ?p 1 } }" ] .
+"""
+
+
+def test_a_shape_pyshacl_refuses_is_one_line_exit_2(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "g.nt").write_text("<urn:x:n> <urn:x:p> \"2\" .\n", encoding="utf-8")
+    shapes = tmp_path / "shapes"
+    shapes.mkdir()
+    (shapes / "a.ttl").write_text("@prefix sh: <http://www.w3.org/ns/shacl#> .\n", encoding="utf-8")
+    (shapes / "x.ttl").write_text(MINUS_SHAPE, encoding="utf-8")
+    for fmt in ("text", "json", "turtle"):
+        r = run("validate", "g.nt", "--shapes", str(shapes), "-f", fmt)
+        assert r.exit_code == 2 and r.stdout == ""
+        assert r.stderr == f"error: {shapes / 'x.ttl'}: a SPARQL constraint must not contain MINUS; fix the shape\n"
+
+
+def test_a_graph_file_without_triples_is_exit_2(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "record.json").write_text(json.dumps(RECORD), encoding="utf-8")
+    (tmp_path / "empty.nt").write_text("# nothing\n", encoding="utf-8")
+    told = ("error: record.json: is a Crossref record, not an RDF graph (no triples); run 'kg build record.json' "
+            "first and use the graph it writes\n")
+    for args in (("validate", "record.json"), ("query", "-e", "SELECT * { ?s ?p ?o }", "-g", "record.json"),
+                 ("stats", "-g", "record.json")):
+        r = run(*args)
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", told), args
+    r = run("validate", "empty.nt")
+    assert (r.exit_code, r.stderr) == (2, "error: empty.nt: holds no triples; check the file and its format, or "
+                                          "name another graph\n")
+
+
+def test_relative_iris_resolve_against_the_file(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "g.ttl").write_text("<a> <http://example.org/p> <b> .\n", encoding="utf-8")
+    shapes = tmp_path / "shapes"
+    shapes.mkdir()
+    (shapes / "s.ttl").write_text("@prefix sh: <http://www.w3.org/ns/shacl#> .\n"
+                                  "<urn:x:S> a sh:NodeShape ; sh:targetSubjectsOf <http://example.org/p> ; "
+                                  "sh:nodeKind sh:Literal .\n", encoding="utf-8")
+    doc = json.loads(run("validate", "g.ttl", "--shapes", str(shapes), "-f", "json").stdout)
+    assert [r["focus"] for r in doc["results"]] == [(tmp_path / "a").as_uri()]
+
+
+W3C = SEEDS.parent.parent / "shared" / "w3c-shacl" / "data-shapes-test-suite" / "tests"
+
+
+@pytest.mark.parametrize("case", ["core/property/property-001", "core/misc/severity-001", "core/misc/severity-002",
+                                  "core/node/node-001", "core/property/node-002", "sparql/node/sparql-003",
+                                  "core/validation-reports/shared"])
+def test_text_json_and_turtle_agree(case: str, run, tmp_path: Path) -> None:  # noqa: ANN001
+    """One engine behind every format: the same conforms, the same results (the Turtle report nests a failing
+    sh:node's results under sh:detail, the JSON lists them too), the same exit code."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_w3c_shacl import action
+    data, shapes_file = action(W3C / f"{case}.ttl")
+    shapes = tmp_path / "shapes"
+    shapes.mkdir()
+    (shapes / shapes_file.name).symlink_to(shapes_file)
+    out = {fmt: run("validate", str(data), "--shapes", str(shapes), "-f", fmt, "--severity", "info")
+           for fmt in ("text", "json", "turtle")}
+    assert len({r.exit_code for r in out.values()}) == 1 and out["json"].stderr == ""
+    doc = json.loads(out["json"].stdout)
+    g = Graph().parse(data=out["turtle"].stdout, format="turtle")
+    root = next(g.subjects(None, SH.ValidationReport))
+    assert g.value(root, SH.conforms).value is doc["conforms"] is False
+    assert len(set(g.subjects(None, SH.ValidationResult))) == len(doc["results"]) >= sum(doc["counts"].values())
+    assert out["text"].stdout.splitlines()[-1].startswith("does not conform: ")
+    if case == "core/node/node-001":
+        assert len(list(g.objects(root, SH.result))) == 1 and len(list(g.subject_objects(SH.detail))) >= 1
