@@ -22,7 +22,7 @@ from .net import DEFAULT_MAX_BYTES
               help="Also write the networks (tool co-citation, citation graph, bibliographic coupling) into this "
                    "folder as GraphML and DOT.")
 @click.option("--validate", "validate", type=click.Choice(["auto", "yes", "no"]), default="auto", show_default=True,
-              help="Include the validation summary: auto validates graph files of up to 2 MB.")
+              help="Include the validation summary: auto validates graph files of up to 32 MB.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               metavar="S", help="With --endpoint: seconds each request may take in all.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,

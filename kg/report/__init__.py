@@ -12,7 +12,7 @@ from ..net import DEFAULT_MAX_BYTES
 from .network import to_dot, to_graphml
 from .source import Source
 
-VALIDATE_UP_TO = 2_000_000  # validate graph files of up to this many bytes for the summary (else say how)
+VALIDATE_UP_TO = 32_000_000  # validate graph files of up to this many bytes for the summary (else say how)
 
 
 @dataclass

@@ -34,8 +34,9 @@ class Network:
             a, b = b, a
         self.edges[(a, b)] = self.edges.get((a, b), 0.0) + weight
 
-    def trimmed(self, most_nodes: int) -> "Network":
-        """The ``most_nodes`` largest nodes (size, then degree, then id) and the edges among them."""
+    def trimmed(self, most_nodes: int, most_edges: int | None = None) -> "Network":
+        """The ``most_nodes`` largest nodes (size, then degree, then id) and the edges among them (the
+        ``most_edges`` heaviest, if given: a picture of every edge of a dense graph is a hairball)."""
         degree: dict[str, float] = {}
         for (a, b), w in self.edges.items():
             degree[a] = degree.get(a, 0) + w
@@ -43,7 +44,9 @@ class Network:
         keep = sorted(self.nodes, key=lambda n: (-self.nodes[n].size, -degree.get(n, 0), n))[:most_nodes]
         kept = set(keep)
         out = Network(self.name, self.title, {n: self.nodes[n] for n in sorted(kept)}, directed=self.directed)
-        out.edges = {e: w for e, w in self.edges.items() if e[0] in kept and e[1] in kept}
+        among = sorted(((e, w) for e, w in self.edges.items() if e[0] in kept and e[1] in kept),
+                       key=lambda ew: (-ew[1], ew[0]))
+        out.edges = dict(sorted(among[:most_edges] if most_edges is not None else among))
         return out
 
 

@@ -188,10 +188,10 @@ class Page:
             items.append(f'<li id="{e(anchor)}"><b>{e(rows[0].tool)}</b> in {work_link(c, doi)}: {e(refs)}</li>')
         head1 = '<tr><th class="tool"></th>'
         if pa:
-            head1 += f'<th class="side a" colspan="{len(pa)}">{e(p.label_a)} ({len(p.papers_a):,} papers)</th>'
+            head1 += f'<th class="side a" colspan="{len(pa)}">{e(p.label_a)} ({len(p.papers_a):,} paper{"s" if len(p.papers_a) != 1 else ""})</th>'
         head1 += '<th class="gap"></th>'
         if pb:
-            head1 += f'<th class="side b" colspan="{len(pb)}">{e(p.label_b)} ({len(p.papers_b):,} papers)</th>'
+            head1 += f'<th class="side b" colspan="{len(pb)}">{e(p.label_b)} ({len(p.papers_b):,} paper{"s" if len(p.papers_b) != 1 else ""})</th>'
         head1 += "</tr>"
 
         def paper_head(doi: str) -> str:
@@ -265,7 +265,7 @@ class Page:
         body += '<p class="key">Bar length: citing works summed over the tools of the category.</p>'
         net = self.cocitation()
         self.networks.append(net)
-        shown = net.trimmed(TOP["net_tools"])
+        shown = net.trimmed(TOP["net_tools"], most_edges=3 * TOP["net_tools"])
         body += ("<h3>Co-citation network</h3><p class=\"key\">Tools linked when the same paper cites both (line width: "
                  "papers citing both), sized by citing papers, coloured by category; a node links to the tool.</p>" +
                  svg.network(shown, self.cat_colour) + more(len(shown.nodes), len(net.nodes), "tools in the network"))
@@ -366,6 +366,7 @@ class Page:
             counts[r["cited"]] = int(r["citing_works"])
         top = sorted(counts, key=lambda x: (-counts[x], x))[:30]
         keep = set(top)
+        big = max((counts[x] for x in top), default=1)  # input works drawn as large as the most cited
         for cited in top:
             title = c.cited_title.get(cited) or cited.replace("https://doi.org/", "")
             net.nodes[cited] = Node(cited, title, counts[cited], "cited work")
@@ -374,13 +375,13 @@ class Page:
                 doi = r["citing"]
                 if doi not in net.nodes:
                     w = c.works.get(doi)
-                    net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), 1, "input work", f"#{work_key(doi)}")
+                    net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
                 net.edges[(doi, r["cited"])] = 1.0
         for r in c.internal:
             for doi in (r["citing"], r["cited"]):
                 if doi not in net.nodes:
                     w = c.works.get(doi)
-                    net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), 1, "input work", f"#{work_key(doi)}")
+                    net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
             net.edges[(r["citing"], r["cited"])] = 1.0
         return net
 
@@ -484,7 +485,7 @@ class Page:
         ranked = sorted(c.untitled, key=lambda d: (-len(c.untitled[d]), d))
         for doi in ranked[: TOP["untitled"]]:
             dois = c.untitled[doi]
-            cmd = "kg fetch " + " ".join(dois[:12]) + (f"  # and {len(dois) - 12} more" if len(dois) > 12 else "")
+            cmd = "kg fetch " + " ".join(dois[:6]) + (f"  # and {len(dois) - 6} more" if len(dois) > 6 else "")
             items.append(f"<li>{work_link(c, doi, 70)}: {len(dois)} untitled <code>{e(cmd)}</code></li>")
         body += (f'<ul class="cites">{"".join(items)}</ul>' if items else
                  '<p class="empty">None: every cited DOI has a title.</p>') + more(len(items), len(ranked), "works")

@@ -122,6 +122,7 @@ def network(net: Network, palette: dict[str, str], width: int = 900, height: int
         return '<p class="empty">No network: nothing links here yet.</p>'
     pos = layout(net, seed)
     pad = 40
+    height = min(height, 180 + 45 * len(net.nodes))  # a few nodes need no big box
     top_size = max(n.size for n in net.nodes.values()) or 1
     top_w = max(net.edges.values(), default=1) or 1
 
@@ -138,8 +139,8 @@ def network(net: Network, palette: dict[str, str], width: int = 900, height: int
     marker = ""
     if net.directed:
         marker = ' marker-end="url(#arrow)"'
-        out.insert(2, '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" '
-                      'markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+        out.insert(2, '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+                      'markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
                       'fill="#888"/></marker></defs>')
     for (a, b), w in sorted(net.edges.items()):
         if a not in pos or b not in pos:
