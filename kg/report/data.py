@@ -11,7 +11,7 @@ from ..topics import concepts
 from .source import Source
 
 DEFAULT_PAIR = ("performance-analysis", "compilers")  # the stored headline queries' defaults
-MOST_PAIRS = 6  # topic pairs offered by the selector (the default and pairs of the largest families)
+MOST_PAIRS = 4  # topic pairs offered by the selector (the default and pairs of the largest families)
 TOOL_IRI = re.compile(r"/tool/(.+)$")
 
 
@@ -79,7 +79,7 @@ class Pair:
     label_a: str
     label_b: str
     rows: list[HeadlineRow]
-    both: list[dict[str, str]]  # tools-cited-by-both rows
+    both: list[str]  # the tool IRIs cited by both sides (those of tools-cited-by-both)
     papers_a: list[str]  # DOIs
     papers_b: list[str]
 
@@ -105,7 +105,7 @@ class Corpus:
     direct_counts: Counter[str]  # concept id -> works whose primary topic is it
     most_cited: list[dict[str, str]]
     cited_title: dict[str, str]
-    cocited: list[dict[str, str]]
+    cited_by: dict[str, list[str]]  # cited work -> citing DOIs
     internal: list[dict[str, str]]
     coupling: list[dict[str, str]]
     unresolved: list[dict[str, str]]
@@ -166,12 +166,14 @@ def gather(src: Source) -> Corpus:
     refs = src.rows("references")
     recognised: dict[tuple[str, str, str], Recognition] = {}
     cited_of: dict[str, list[str]] = defaultdict(list)
+    cited_by: dict[str, set[str]] = defaultdict(set)
     unresolved_total = 0
     for r in refs:
         if r["tool_iri"]:
             recognised[(r["citing"], r["key"], r["tool_iri"])] = Recognition(r["recognition_method"],
                                                                               r["recognition_score"])
         cited_of[r["citing"]].append(r["cited"])
+        cited_by[r["cited"]].add(r["citing"])
         if r["resolution_method"] == "unresolved":
             unresolved_total += 1
     for cat in categories:
@@ -195,7 +197,7 @@ def gather(src: Source) -> Corpus:
 
     pairs = _pairs(src, works, topic_counts, by_concept)
     return Corpus(stats, years, works, tools, categories, pairs, topics, topic_counts, direct_counts, most_cited,
-                  cited_title, src.rows("cocited"), src.rows("internal-citations"),
+                  cited_title, {c: sorted(ws) for c, ws in cited_by.items()}, src.rows("internal-citations"),
                   src.rows("bibliographic-coupling"), src.rows("unresolved"), src.rows("tool-candidates"), untitled,
                   len(refs), unresolved_total)
 
@@ -218,7 +220,8 @@ def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_c
             side = "a" if r["side"] == label[a] else "b"
             rows.append(HeadlineRow(r["tool"], r["tool_iri"], r["category"], side, r["doi"], r["title"], r["key"],
                                     r["reference"], r["method"], r["score"], r["matched"]))
-        both = src.rows("tools-cited-by-both", params)
+        # (tools-cited-by-both gives one row per tool of these rows: the tools cited by both sides)
+        both = sorted({r.tool_iri for r in rows})
 
         def members(fam: str, side: str) -> list[str]:
             found = {r.doi for r in rows if r.side == side}

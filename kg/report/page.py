@@ -104,8 +104,7 @@ class Page:
         n_topics = len({r["topic"] for r in c.topics})
         cards = [("works", c.stats.get("works", 0)), ("references", refs), ("resolved", f"{resolved:.0%}"),
                  ("tools cited", c.stats.get("tools", 0)), ("topics assigned", n_topics),
-                 ("people", c.stats.get("people", 0)), ("cited works", c.stats.get("cited_works", 0)),
-                 ("triples", c.stats.get("triples", 0))]
+                 ("people", c.stats.get("people", 0)), ("cited works", c.stats.get("cited_works", 0))]
         body = '<div class="cards">' + "".join(
             f'<div class="card"><b>{v:,}</b><span>{e(k)}</span></div>' if isinstance(v, int)
             else f'<div class="card"><b>{e(v)}</b><span>{e(k)}</span></div>' for k, v in cards) + "</div>"
@@ -130,7 +129,7 @@ class Page:
     # ------------------------------------------------------------------ the headline matrix
 
     def _matrix_tools(self, p: Pair) -> tuple[list[str], set[str]]:
-        both = {r["tool_iri"] for r in p.both} | {r.tool_iri for r in p.rows}
+        both = set(p.both)
         count: Counter[str] = Counter()
         for doi in set(p.papers_a) | set(p.papers_b):
             w = self.c.works.get(doi)
@@ -325,11 +324,12 @@ class Page:
                 "".join(rows) + "</tbody></table></div>" + more(len(rows), len(c.works), "works"))
         cit = self.citation_graph()
         self.networks.append(cit)
-        shown = cit.trimmed(TOP["net_citation"])
+        shown = cit
         pal = {"input work": "#0072B2", "cited work": "#E69F00"}
         body += ("<h3>Citation graph</h3><p class=\"key\">Input works (blue) and the works they cite most (orange, "
                  "sized by citing input works); arrows point to the cited work.</p>" + svg.network(shown, pal, labels=24)
-                 + svg.legend(list(pal.items())) + more(len(shown.nodes), len(cit.nodes), "works in the graph"))
+                 + svg.legend(list(pal.items())) +
+                 more(0, self.citation_more, "input works citing these (the graph shows those citing most of them)"))
         coup = self.coupling()
         self.networks.append(coup)
         shown = coup.trimmed(TOP["net_coupling"])
@@ -340,7 +340,7 @@ class Page:
                              if any(n.group == k for n in shown.nodes.values())]) +
                  more(len(shown.nodes), len(coup.nodes), "works in the network"))
         return section("works", "Works", "The input works, what they cite most, and which of them cite alike.",
-                       [self.src.command("works"), self.src.command("topics"), self.src.command("cocited"),
+                       [self.src.command("works"), self.src.command("topics"), self.src.command("most-cited"), self.src.command("references"),
                         self.src.command("internal-citations"), self.src.command("bibliographic-coupling")], body)
 
     @property
@@ -359,30 +359,36 @@ class Page:
         return "no topic"
 
     def citation_graph(self) -> Network:
+        """The most-cited works and the input works that cite most of them (and the citations among those)."""
         c = self.c
         net = Network("citation-graph", "Input works and the works they cite most", directed=True)
-        counts: dict[str, int] = {}
-        for r in c.cocited:
-            counts[r["cited"]] = int(r["citing_works"])
-        top = sorted(counts, key=lambda x: (-counts[x], x))[:30]
-        keep = set(top)
+        counts = {r["cited"]: int(r["citing_works"]) for r in c.most_cited if int(r["citing_works"]) > 1}
+        top = sorted(counts, key=lambda x: (-counts[x], x))[:25]
         big = max((counts[x] for x in top), default=1)  # input works drawn as large as the most cited
+        links: Counter[str] = Counter()
+        for cited in top:
+            links.update(c.cited_by.get(cited, ()))
+        for r in c.internal:
+            links.update((r["citing"], r["cited"]))
+        inputs = set(sorted(links, key=lambda d: (-links[d], d))[: TOP["net_citation"] - len(top)])
+
+        def add_input(doi: str) -> None:
+            if doi not in net.nodes:
+                w = c.works.get(doi)
+                net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
         for cited in top:
             title = c.cited_title.get(cited) or cited.replace("https://doi.org/", "")
             net.nodes[cited] = Node(cited, title, counts[cited], "cited work")
-        for r in c.cocited:
-            if r["cited"] in keep:
-                doi = r["citing"]
-                if doi not in net.nodes:
-                    w = c.works.get(doi)
-                    net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
-                net.edges[(doi, r["cited"])] = 1.0
+            for doi in c.cited_by.get(cited, ()):
+                if doi in inputs:
+                    add_input(doi)
+                    net.edges[(doi, cited)] = 1.0
         for r in c.internal:
-            for doi in (r["citing"], r["cited"]):
-                if doi not in net.nodes:
-                    w = c.works.get(doi)
-                    net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
-            net.edges[(r["citing"], r["cited"])] = 1.0
+            if r["citing"] in inputs and r["cited"] in inputs:
+                add_input(r["citing"])
+                add_input(r["cited"])
+                net.edges[(r["citing"], r["cited"])] = 1.0
+        self.citation_more = len(links) - len(inputs)
         return net
 
     def coupling(self) -> Network:
