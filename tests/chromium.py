@@ -176,9 +176,9 @@ class Chromium:
                                 "return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; })()")
             clip = {"x": box["x"], "y": box["y"], "width": max(box["w"], 1), "height": min(max(box["h"], 1), most_height),
                     "scale": 1}
-        params: dict = {"format": "png", "captureBeyondViewport": True}
+        params: dict = {"format": "png"}
         if clip:
-            params["clip"] = clip
+            params.update(clip=clip, captureBeyondViewport=True)
         data = self.send("Page.captureScreenshot", session=True, **params)["data"]
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_bytes(base64.b64decode(data))

@@ -47,6 +47,9 @@ class Network:
         among = sorted(((e, w) for e, w in self.edges.items() if e[0] in kept and e[1] in kept),
                        key=lambda ew: (-ew[1], ew[0]))
         out.edges = dict(sorted(among[:most_edges] if most_edges is not None else among))
+        if most_edges is not None and out.edges:  # a node whose edges were all dropped would float off alone
+            linked = {n for e in out.edges for n in e}
+            out.nodes = {n: v for n, v in out.nodes.items() if n in linked}
         return out
 
 

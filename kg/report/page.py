@@ -18,7 +18,7 @@ from .source import Source
 # how much of each list the page shows (the rest is counted: "and N more"); the file stays a few MB at scale
 TOP = {"tools_chart": 30, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40, "matrix_papers": 30,
        "works": 500, "net_tools": 60, "net_citation": 70, "net_coupling": 70, "topic_evidence": 300,
-       "unresolved": 200, "candidates": 50, "untitled": 100, "validation": 20, "evidence": 400}
+       "unresolved": 200, "candidates": 50, "untitled": 100, "validation": 20, "evidence": 1500}
 
 
 def e(x: object) -> str:
@@ -139,13 +139,16 @@ class Page:
             count.setdefault(t, 0)
         order = sorted(count, key=lambda t: (t not in both, -count[t], self.c.tools[t].name.lower() if t in
                                              self.c.tools else t, t))
-        return [t for t in order if t in self.c.tools][: max(TOP["matrix_tools"], len(both))], both
+        return [t for t in order if t in self.c.tools][: TOP["matrix_tools"]], both
 
     def _matrix_papers(self, p: Pair) -> tuple[list[str], list[str]]:
+        """The papers of each side citing the most of the matrix's tools."""
+        shown = set(self._matrix_tools(p)[0])
+
         def rank(dois: list[str]) -> list[str]:
             def n(d: str) -> int:
                 w = self.c.works.get(d)
-                return len(w.tools) if w else 0
+                return len(w.tools & shown) if w else 0
             return sorted(dois, key=lambda d: (-n(d), d))[: TOP["matrix_papers"]]
         return rank(p.papers_a), rank(p.papers_b)
 
@@ -172,8 +175,10 @@ class Page:
         tools, both = self._matrix_tools(p)
         pa, pb = self._matrix_papers(p)
         evidence: dict[tuple[str, str], list] = defaultdict(list)
+        cells = {(t, d) for t in tools for d in pa + pb}
         for r in p.rows:
-            evidence[(r.tool_iri, r.doi)].append(r)
+            if (r.tool_iri, r.doi) in cells:  # the evidence of the cells shown
+                evidence[(r.tool_iri, r.doi)].append(r)
         ev_id = {}
         items = []
         for (t, doi), rows in sorted(evidence.items(), key=lambda kv: (c.tools[kv[0][0]].name.lower()
@@ -182,7 +187,7 @@ class Page:
                 break
             anchor = f"ev-{p.id}-{tool_key(t)}-{work_key(doi)[5:]}"
             ev_id[(t, doi)] = anchor
-            refs = "; ".join(f"{r.key or 'reference'}: “{r.reference}” — recognised by {r.method} "
+            refs = "; ".join(f"{r.key or 'reference'}: “{r.reference[:200]}” — recognised by {r.method} "
                              f"(score {r.score}, matched “{r.matched}”)" for r in rows)
             items.append(f'<li id="{e(anchor)}"><b>{e(rows[0].tool)}</b> in {work_link(c, doi)}: {e(refs)}</li>')
         head1 = '<tr><th class="tool"></th>'
@@ -226,7 +231,9 @@ class Page:
             table = '<p class="empty">No paper of either side cites a recognised tool.</p>'
         note = more(len(tools), n_tools, "tools") + more(len(pa), len(p.papers_a), f"papers of {p.label_a}") + \
             more(len(pb), len(p.papers_b), f"papers of {p.label_b}")
-        both_names = ", ".join(sorted((c.tools[t].name for t in both if t in c.tools), key=str.lower)) or "none"
+        names = [c.tools[t].name for t in tools if t in both]
+        both_names = ", ".join(names[:20]) + (f" and {len(both) - len(names[:20])} more" if len(both) > 20 else "") \
+            if names else "none"
         ev = (f"<details><summary>Supporting references and recognition evidence ({len(evidence):,} tool–paper "
               f"pairs)</summary><ol class=\"evidence\">{''.join(items)}</ol>{more(len(items), len(evidence), 'pairs')}"
               "</details>")
@@ -318,7 +325,7 @@ class Page:
             rows.append(f'<tr id="{work_key(doi)}"><td>{e(w.title or "(no title)")}<br><small>{doi_link(doi)}</small>'
                         f"</td><td>{e(authors)}</td><td>{e(w.type)}</td><td class=\"num\">{e(w.year)}</td>"
                         f'<td class="num">{len(w.tools)}</td><td>{e(topic)}<br><small>{e(evidence)}</small></td></tr>')
-        body = ('<p class="key">Click a column head to sort.</p><div class="wide"><table class="sortable works">'
+        body = ('<p class="key">Click a column head to sort.</p><div class="wide tall"><table class="sortable works">'
                 '<thead><tr><th>Title</th><th>Authors</th><th>Type</th><th class="num">Year</th>'
                 '<th class="num">Tools</th><th>Primary topic (score) and evidence</th></tr></thead><tbody>' +
                 "".join(rows) + "</tbody></table></div>" + more(len(rows), len(c.works), "works"))
@@ -441,7 +448,7 @@ class Page:
         for r in primary[: TOP["topic_evidence"]]:
             rows.append(f'<tr><td>{work_link(c, r["doi"], 70)}</td><td>{e(r["label"])}</td><td class="num">'
                         f'{e(r["score"])}</td><td>{e(r["method"])}</td><td>{e(r["evidence"])}</td></tr>')
-        body += ('<h3>Each work\'s primary topic and its evidence</h3><div class="wide"><table class="sortable">'
+        body += ('<h3>Each work\'s primary topic and its evidence</h3><div class="wide tall"><table class="sortable">'
                  '<thead><tr><th>Work</th><th>Topic</th><th class="num">Score</th><th>Method</th><th>Evidence</th>'
                  "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>" +
                  more(len(rows), len(primary), "works"))
@@ -457,7 +464,7 @@ class Page:
         rows = [f'<tr><td>{work_link(c, r["citing"], 50)}</td><td>{e(r["key"])}</td><td>{e(r["method"])}</td>'
                 f'<td class="num">{e(r["score"])}</td><td>{e(r["kind"])}</td><td>{e(r["text"][:300])}</td></tr>'
                 for r in c.unresolved[: TOP["unresolved"]]]
-        body += (commands(self.src.command("unresolved")) + '<div class="wide"><table class="sortable"><thead><tr>'
+        body += (commands(self.src.command("unresolved")) + '<div class="wide tall"><table class="sortable"><thead><tr>'
                  '<th>Citing work</th><th>Key</th><th>Method</th><th class="num">Score</th><th>Kind</th><th>Text</th>'
                  "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>" +
                  more(len(rows), len(c.unresolved), "references") if rows else
