@@ -34,7 +34,7 @@ def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint:
     Sections: overview, the headline tool x paper matrix, tools, works, topics, curation; each
     made from stored queries and showing the 'kg query' command behind it.
 
-    \\b
+    \b
     Example:
       kg report -o report.html --graphs networks/
     """
