@@ -183,6 +183,14 @@ class Chromium:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_bytes(base64.b64decode(data))
 
+    def pdf(self, path: Path) -> bytes:
+        """The page printed (print CSS applied) to a PDF file; its bytes."""
+        data = base64.b64decode(self.send("Page.printToPDF", session=True, printBackground=False,
+                                          preferCSSPageSize=True)["data"])
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_bytes(data)
+        return data
+
     def close(self) -> None:
         try:
             if self.proc.poll() is None:

@@ -82,3 +82,12 @@ def test_tables_sort_and_the_pair_selector_switches(browser: Chromium, report: t
                          "s.dispatchEvent(new Event('change'))")
         assert browser.evaluate(visible) == [f"pair-{other}"]
     assert browser.errors() == []
+
+
+def test_it_prints(browser: Chromium, report: tuple) -> None:  # noqa: F811
+    out, _text, _ = report
+    browser.open(out)
+    browser.evaluate("window.matchMedia('print').matches")  # (the print CSS is applied by printToPDF)
+    data = browser.pdf(ARTIFACTS / "report.pdf")
+    assert data.startswith(b"%PDF-")
+    assert data.count(b"/Type /Page") - data.count(b"/Type /Pages") > 3  # several pages, not one clipped screen
