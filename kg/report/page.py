@@ -17,7 +17,7 @@ from .source import Source
 
 # how much of each list the page shows (the rest is counted: "and N more"); the file stays a few MB at scale
 TOP = {"tools_chart": 30, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40, "matrix_papers": 30,
-       "works": 500, "net_tools": 60, "net_citation": 70, "net_coupling": 70, "topic_evidence": 300,
+       "works": 500, "net_tools": 60, "net_citation": 45, "net_coupling": 70, "topic_evidence": 300,
        "unresolved": 200, "candidates": 50, "untitled": 100, "validation": 20, "evidence": 1500}
 
 
@@ -339,7 +339,7 @@ class Page:
                  more(0, self.citation_more, "input works citing these (the graph shows those citing most of them)"))
         coup = self.coupling()
         self.networks.append(coup)
-        shown = coup.trimmed(TOP["net_coupling"])
+        shown = coup.trimmed(TOP["net_coupling"], most_edges=3 * TOP["net_coupling"])
         body += ("<h3>Bibliographic coupling</h3><p class=\"key\">Input works linked when they cite the same works "
                  "(line width: shared cited works), coloured by primary topic family.</p>" +
                  svg.network(shown, self.family_colour, labels=24) +
@@ -370,8 +370,8 @@ class Page:
         c = self.c
         net = Network("citation-graph", "Input works and the works they cite most", directed=True)
         counts = {r["cited"]: int(r["citing_works"]) for r in c.most_cited if int(r["citing_works"]) > 1}
-        top = sorted(counts, key=lambda x: (-counts[x], x))[:25]
-        big = max((counts[x] for x in top), default=1)  # input works drawn as large as the most cited
+        top = sorted(counts, key=lambda x: (-counts[x], x))[:15]
+        big = max((counts[x] for x in top), default=1) / 4  # input works drawn middling, the most cited large
         links: Counter[str] = Counter()
         for cited in top:
             links.update(c.cited_by.get(cited, ()))
