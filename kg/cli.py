@@ -330,5 +330,7 @@ def queries() -> None:
 
 
 from .cli_fetch import fetch  # noqa: E402 - the command lives in its own module
+from .cli_report import report  # noqa: E402 - the command lives in its own module
 
 main.add_command(fetch)
+main.add_command(report)

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The report benchmark: ``kg report`` at 1k and 10k synthetic records, and the browser's load event.
+
+For each corpus size (bench/synth.py records; the smaller corpora are the first lines of the largest) it
+builds the graph once (``kg build --validate none --store DIR``), then times, as whole processes:
+  - ``kg report`` on the workspace graph (loaded into memory, as ``kg query`` does) and on the store;
+  - the baseline: ``kg query tools`` on the same source (one stored query, the load included);
+and prints each with its ratio to the baseline, the size of the file, and the time from navigation to the
+load event in headless Chromium (network off), against the load of a page of one paragraph (the baseline).
+Targets: under a minute to write at 10k, under 3 s to load.
+
+    python bench/bench_report.py                      # 1k and 10k (builds take several minutes)
+    python bench/bench_report.py --sizes 1000 --work /tmp/rep --no-workspace-above 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from bench_build import corpus  # noqa: E402
+from measure import run  # noqa: E402
+
+KG = [str(Path(sys.executable).parent / "kg")]
+
+
+def build(data: Path, home: Path, store: Path) -> None:
+    if (home / "graph.nq").exists() and store.is_dir():
+        return
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.rmtree(store, ignore_errors=True)
+    r = run([*KG, "build", str(data), "--validate", "none", "--store", str(store), "-q"], env={"KG_HOME": str(home)})
+    if r.returncode != 0:
+        raise SystemExit(f"kg build failed ({r.returncode}): {r.stderr[-2000:]}")
+    print(f"  built {data.name} in {r.seconds:.1f} s", flush=True)
+
+
+def timed(args: list[str], home: Path) -> "object":
+    r = run([*KG, *args], env={"KG_HOME": str(home)})
+    if r.returncode != 0:
+        raise SystemExit(f"kg {' '.join(args)} failed ({r.returncode}): {r.stderr[-2000:]}")
+    return r
+
+
+def browser_load(page: Path, blank: Path, repeat: int = 3) -> tuple[float, float] | None:
+    from chromium import Chromium, available
+    if not available():
+        return None
+    with Chromium() as b:
+        b.open(blank)  # (warm the browser up)
+        base = min(b.open(blank) for _ in range(repeat))
+        load = min(b.open(page) for _ in range(repeat))
+        if b.errors():
+            raise SystemExit(f"{page}: the browser reports errors: {b.errors()[:3]}")
+    return load, base
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--work", type=Path, help="keep corpora and graphs here (default: a temporary folder)")
+    ap.add_argument("--no-workspace-above", type=int, default=10**9, metavar="N",
+                    help="above N records time only the store source (the in-memory load of a large graph is slow)")
+    args = ap.parse_args(argv)
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench-report-"))
+    work.mkdir(parents=True, exist_ok=True)
+    data = corpus(work, args.sizes)
+    blank = work / "blank.html"
+    blank.write_text("<!DOCTYPE html><html><body><p>baseline</p></body></html>\n", encoding="utf-8")
+    print(f"{'records':>8} {'source':>9} {'report s':>9} {'query s':>8} {'ratio':>6} {'MB':>6} {'peak MB':>8} "
+          f"{'load s':>7} {'blank s':>8}")
+    for n in args.sizes:
+        home, store = work / f"home-{n}", work / f"store-{n}"
+        build(data[n], home, store)
+        sources = [("workspace", [])] if n <= args.no_workspace_above else []
+        sources.append(("store", ["--store", str(store)]))
+        for name, flags in sources:
+            out = work / f"report-{n}-{name}.html"
+            rep = timed(["report", "-o", str(out), *flags], home)
+            base = timed(["query", "tools", "-f", "csv", *flags], home)
+            loads = browser_load(out, blank)
+            load = f"{loads[0]:7.2f} {loads[1]:8.2f}" if loads else f"{'-':>7} {'-':>8}"
+            print(f"{n:>8} {name:>9} {rep.seconds:9.1f} {base.seconds:8.1f} {rep.seconds / base.seconds:6.1f} "
+                  f"{out.stat().st_size / 1e6:6.1f} {rep.peak_mb:8.0f} {load}", flush=True)
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

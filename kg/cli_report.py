@@ -1,0 +1,47 @@
+"""The ``kg report`` command: parse options, call kg.report, say what was written. Nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli_common import Fail
+from .errors import KgError
+from .net import DEFAULT_MAX_BYTES
+
+
+@click.command("report")
+@click.option("-o", "--output", default="report.html", show_default=True, type=click.Path(path_type=Path),
+              help="The HTML file to write.")
+@click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
+              help="Report on these graph files (default: the workspace graph).")
+@click.option("--store", type=click.Path(path_type=Path), help="Report on the embedded store of 'kg build --store DIR'.")
+@click.option("--endpoint", help="Report on a SPARQL 1.1 Protocol endpoint (http or https URL).")
+@click.option("--graphs", "graphs_dir", type=click.Path(path_type=Path),
+              help="Also write the networks (tool co-citation, citation graph, bibliographic coupling) into this "
+                   "folder as GraphML and DOT.")
+@click.option("--validate", "validate", type=click.Choice(["auto", "yes", "no"]), default="auto", show_default=True,
+              help="Include the validation summary: auto validates graph files of up to 32 MB.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              metavar="S", help="With --endpoint: seconds each request may take in all.")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
+              metavar="N", help="With --endpoint: the largest answer accepted.")
+def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint: str | None,
+           graphs_dir: Path | None, validate: str, timeout: float, max_bytes: int) -> None:
+    """Write the corpus at a glance as one self-contained HTML file (offline, printable).
+
+    Sections: overview, the headline tool x paper matrix, tools, works, topics, curation; each
+    made from stored queries and showing the 'kg query' command behind it.
+
+    \b
+    Example:
+      kg report -o report.html --graphs networks/
+    """
+    from .report import write_report
+    try:
+        done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes)
+    except KgError as e:
+        raise Fail(str(e), e.exit_code) from None
+    click.echo(f"wrote {done.output} ({done.bytes:,} bytes, {done.works:,} works)"
+               + (f" and {len(done.graphs)} network files in {graphs_dir}" if done.graphs else ""), err=True)

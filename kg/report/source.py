@@ -1,0 +1,136 @@
+"""Where the report's numbers come from: the stored queries (kg/queries.py) run on one source, as ``kg query``
+runs them, and the ``kg query`` command line that reproduces each.
+
+A source of graph files is loaded into Oxigraph once for every query of the report (``kg query`` loads it per
+call); an on-disk store is opened once; an endpoint is asked through ``kg.api.query``.
+"""
+
+from __future__ import annotations
+
+import io
+import shlex
+from itertools import islice
+from pathlib import Path
+
+import pyoxigraph
+
+from .. import api
+from ..errors import KgError, UsageError
+from ..export import canonical_lines, triples_from_quads
+from ..net import DEFAULT_MAX_BYTES
+from ..queries import Cell, Results, bound_text, check_local, find_query, sorted_lists
+from ..store import load_store, open_disk_store, query_oxigraph
+
+
+class Source:
+    """One source of the report: graph files (default: the workspace graph), a store folder or an endpoint."""
+
+    def __init__(self, graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
+                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
+            raise UsageError("give one source: --graph, --store or --endpoint")
+        self.graphs, self.store, self.endpoint = list(graphs or []), store, endpoint
+        self.timeout, self.max_bytes = timeout, max_bytes
+        self._ox = None
+        if endpoint:
+            return
+        if store:
+            self._ox = open_disk_store(store)
+            return
+        sources = self.graphs or [api.workspace_graph()]
+        for s in sources:
+            if not s.exists():
+                raise KgError(f"{s}: no graph here; run 'kg build' first or pass --graph FILE")
+        self._ox = _load(sources)
+
+    @property
+    def local_files(self) -> list[Path] | None:
+        """The graph files read (the workspace graph by default), or None for a store or an endpoint."""
+        if self.endpoint or self.store:
+            return None
+        return self.graphs or [api.workspace_graph()]
+
+    def flags(self) -> list[str]:
+        if self.endpoint:
+            return ["--endpoint", self.endpoint]
+        if self.store:
+            return ["--store", str(self.store)]
+        out: list[str] = []
+        for g in self.graphs:
+            out += ["-g", str(g)]
+        return out
+
+    def command(self, name: str, params: dict[str, str] | None = None) -> str:
+        """The ``kg query`` command line that gives the rows behind a section."""
+        words = ["kg", "query", name]
+        for k, v in sorted((params or {}).items()):
+            words += ["-p", f"{k}={v}"]
+        return shlex.join(words + self.flags())
+
+    def stats_command(self) -> str:
+        return shlex.join(["kg", "stats", *self.flags()])
+
+    def query(self, name: str, params: dict[str, str] | None = None) -> Results:
+        """A stored query's results, exactly as ``kg query NAME`` gives them on this source."""
+        params = params or {}
+        if self._ox is None:
+            return api.query(name, params, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes)
+        stored = find_query(name)
+        text = bound_text(stored, params)
+        check_local(text, f"query {stored.name!r}")
+        return sorted_lists(query_oxigraph(self._ox, text), stored.lists)
+
+    def rows(self, name: str, params: dict[str, str] | None = None) -> list[dict[str, str]]:
+        """The results as dicts of column -> text ('' for unbound)."""
+        res = self.query(name, params)
+        return [{c: text(cell) for c, cell in zip(res.columns, row)} for row in res.rows]
+
+    def stats(self, keys: tuple[str, ...] = ("works", "references", "cited_works", "tools", "people")) -> dict[str, int]:
+        """Counts of ``kg stats`` (works, references, cited works, tools, people; triples if asked)."""
+        out = {}
+        for key, text_ in api.STATS.items():
+            if key not in keys:
+                continue
+            if self._ox is None:
+                res = api.query("", {}, text=text_, endpoint=self.endpoint, timeout=self.timeout,
+                                max_bytes=self.max_bytes)
+            else:
+                res = query_oxigraph(self._ox, text_)
+            out[key] = int(float(res.rows[0][0][1])) if res.rows and res.rows[0][0] else 0
+        return out
+
+
+class _Triples(io.RawIOBase):
+    """The distinct triples of canonical N-Quads files as a readable stream of bytes."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self._lines = triples_from_quads(line for p in paths for line in canonical_lines(p))
+        self._buf = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray) -> int:  # type: ignore[override]
+        while len(self._buf) < len(b):
+            chunk = "".join(islice(self._lines, 4096)).encode("utf-8")
+            if not chunk:
+                break
+            self._buf += chunk
+        n = min(len(b), len(self._buf))
+        b[:n] = self._buf[:n]
+        self._buf = self._buf[n:]
+        return n
+
+
+def _load(paths: list[Path]) -> "pyoxigraph.Store":
+    """``load_store``, faster for one canonical N-Quads file (the workspace graph): its triples are read in one
+    pass (sorted quads give sorted triples), without a second store and a sort in memory."""
+    if len(paths) == 1 and paths[0].suffix == ".nq" and api._canonical(paths[0]):
+        store = pyoxigraph.Store()
+        store.bulk_load(io.BufferedReader(_Triples(paths), 1 << 20), format=pyoxigraph.RdfFormat.N_TRIPLES)
+        return store
+    return load_store(paths)
+
+
+def text(cell: Cell) -> str:
+    return "" if cell is None else cell[1]
