@@ -333,7 +333,10 @@ def _kind(v: Any) -> str:
 
 
 def _short(v: Any) -> str:
-    s = repr(v)
+    try:
+        s = repr(v)
+    except (ValueError, RecursionError):  # (an int of more than 4,300 digits; nesting past the recursion limit)
+        return _kind(v)
     return s if len(s) <= 40 else s[:37] + "..."
 
 
