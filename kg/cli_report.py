@@ -23,12 +23,15 @@ from .net import DEFAULT_MAX_BYTES
                    "folder as GraphML and DOT.")
 @click.option("--validate", "validate", type=click.Choice(["auto", "yes", "no"]), default="auto", show_default=True,
               help="Include the validation summary: auto validates graph files of up to 32 MB.")
+@click.option("--pairs", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
+              help="Topic pairs the matrix offers: the default pair, then pairs of the largest families (each "
+                   "runs the headline query once; fewer write a large corpus faster).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               metavar="S", help="With --endpoint: seconds each request may take in all.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
 def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint: str | None,
-           graphs_dir: Path | None, validate: str, timeout: float, max_bytes: int) -> None:
+           graphs_dir: Path | None, validate: str, pairs: int, timeout: float, max_bytes: int) -> None:
     """Write the corpus at a glance as one self-contained HTML file (offline, printable).
 
     Sections: overview, the headline tool x paper matrix, tools, works, topics, curation; each
@@ -40,7 +43,8 @@ def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint:
     """
     from .report import write_report
     try:
-        done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes)
+        done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes,
+                            pairs)
     except KgError as e:
         raise Fail(str(e), e.exit_code) from None
     click.echo(f"wrote {done.output} ({done.bytes:,} bytes, {done.works:,} works)"

@@ -25,15 +25,16 @@ class Written:
 
 def write_report(output: Path, graphs: list[Path] | None = None, store: Path | None = None,
                  endpoint: str | None = None, graphs_dir: Path | None = None, validate: str = "auto",
-                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES) -> Written:
+                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, pairs: int = 4) -> Written:
     """Write the report of one source to ``output`` (atomically) and, with ``graphs_dir``, its networks.
 
-    ``validate``: auto (the validation summary for graph files up to VALIDATE_UP_TO bytes), yes, or no."""
+    ``validate``: auto (the validation summary for graph files up to VALIDATE_UP_TO bytes), yes, or no.
+    ``pairs``: the topic pairs the matrix offers (the default pair first; each runs the headline query once)."""
     from .. import api
     from .data import gather
     from .page import Page
     src = Source(graphs, store, endpoint, timeout, max_bytes)
-    corpus = gather(src)
+    corpus = gather(src, pairs)
     report, note = None, ""
     files = src.local_files
     if validate == "no":

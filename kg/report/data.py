@@ -124,7 +124,8 @@ def _family(cid: str) -> str | None:
     return c.id if c.depth == 1 else c.ancestors[-2]
 
 
-def gather(src: Source) -> Corpus:
+def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
+    """Everything the page shows; ``pairs``: the topic pairs of the matrix selector (one headline query each)."""
     by_concept = {c.id: c for c in concepts()}
     stats = src.stats()
     years = src.rows("years")
@@ -195,19 +196,20 @@ def gather(src: Source) -> Corpus:
         if missing:
             untitled[citing] = missing
 
-    pairs = _pairs(src, works, topic_counts, by_concept)
-    return Corpus(stats, years, works, tools, categories, pairs, topics, topic_counts, direct_counts, most_cited,
+    pair_list = _pairs(src, works, topic_counts, by_concept, pairs)
+    return Corpus(stats, years, works, tools, categories, pair_list, topics, topic_counts, direct_counts, most_cited,
                   cited_title, {c: sorted(ws) for c, ws in cited_by.items()}, src.rows("internal-citations"),
                   src.rows("bibliographic-coupling"), src.rows("unresolved"), src.rows("tool-candidates"), untitled,
                   len(refs), unresolved_total)
 
 
-def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_concept: dict) -> list[Pair]:
+def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_concept: dict,
+           most: int = MOST_PAIRS) -> list[Pair]:
     families = sorted((c for c in by_concept.values() if c.depth == 1 and topic_counts[c.id]),
                       key=lambda c: (-topic_counts[c.id], c.id))
     wanted = [DEFAULT_PAIR] if all(f in by_concept for f in DEFAULT_PAIR) else []
     for a, b in combinations([f.id for f in families[:4]], 2):
-        if len(wanted) >= MOST_PAIRS:
+        if len(wanted) >= most:
             break
         if (a, b) not in wanted and (b, a) not in wanted:
             wanted.append((a, b))
