@@ -239,8 +239,11 @@ def test_validation_summary_is_kg_validate(seed: Seed, report: tuple[Path, str, 
     _, text, _ = report
     doc = json.loads(seed.run("validate", "-f", "json").stdout)
     n = doc["counts"]
-    status = "conforms" if doc["conforms"] else f"{n['violation']:,} violations"
-    assert (f'<p>The graph <span class="{"ok" if doc["conforms"] else "bad"}">{status}</span>: '
+    if n["violation"]:
+        status, css = f"does not conform ({n['violation']:,} violations)", "bad"
+    else:
+        status, css = ("conforms", "ok") if doc["conforms"] else ("does not conform (no violations)", "warn")
+    assert (f'<p>The graph <span class="{css}">{status}</span>: '
             f"{n['violation']:,} violations, {n['warning']:,} warnings, {n['info']:,} infos.</p>") in text
 
 

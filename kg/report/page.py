@@ -515,7 +515,12 @@ class Page:
         if v is None:
             return f'<p class="empty">{e(self.validation_note)}</p>'
         nv, nw, ni = v.count("Violation"), v.count("Warning"), v.count("Info")
-        status = '<span class="ok">conforms</span>' if not nv else f'<span class="bad">{nv:,} violations</span>'
+        if nv:
+            status = f'<span class="bad">does not conform ({nv:,} violations)</span>'
+        elif v.results:  # (SHACL: any result, warnings too, means the graph does not conform)
+            status = '<span class="warn">does not conform (no violations)</span>'
+        else:
+            status = '<span class="ok">conforms</span>'
         out = f"<p>The graph {status}: {nv:,} violations, {nw:,} warnings, {ni:,} infos.</p>"
         groups: Counter[tuple[str, str]] = Counter((r.severity, r.message) for r in v.results)
         if groups:
