@@ -318,3 +318,28 @@ def test_a_title_of_a_catalogue_paper_resolves_to_its_doi() -> None:
     doi, _key, year = next(p for p in gem5.papers if p[0] == "10.1145/2024716.2024718")
     got = cited_of([mkwork("10.5555/c", ref(article_title="The gem5 simulator", year=str(year), author="Binkert"))])
     assert got[("10.5555/c", 1)] == Minter.doi(doi)
+
+
+def test_named_artifacts_of_every_kind_build_a_valid_graph(tmp_path: Path) -> None:
+    # a dataset, model, benchmark suite and algorithm named by references are nodes of their own kind, and a
+    # build with full validation has no violation (a named dataset is no FaBiO Work-level node of a DOI record)
+    texts = ["Q. Dev. 2020. Larkspur: A large-scale hierarchical image database. In CVPR. 248-255.",
+             "J. Dev et al. 2019. Quillbert: Pre-training of deep bidirectional transformers for parsing. In NAACL.",
+             "Q. Dev. 2020. Cascadia: A benchmark suite for irregular GPU applications. In IISWC.",
+             "R. Dev. 2018. Ripplet: An approach to adaptive load balancing in data centers. In NSDI."]
+    refs = [{"key": f"r{i}", "unstructured": t} for i, t in enumerate(texts)]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [record("10.5555/a", "One", refs),
+                                                           record("10.5555/b", "Two", refs)]), encoding="utf-8")
+    r = CliRunner().invoke(main, ["build", str(path), "--validate", "full"], env={"KG_HOME": str(tmp_path / "ws")})
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[-1].startswith("validation: ") and " 0 violations" in r.stderr.splitlines()[-1]
+    graph = (tmp_path / "ws" / "graph.nq").read_text(encoding="utf-8")
+    for kind, cls in [("dataset", "https://schema.org/Dataset"),
+                      ("model", "https://w3id.org/crossref-kg/ontology#MachineLearningModel"),
+                      ("benchmark", "https://w3id.org/crossref-kg/ontology#BenchmarkSuite"),
+                      ("algorithm", "http://purl.org/spar/fabio/Algorithm")]:
+        assert any(line.startswith(f"<https://w3id.org/crossref-kg/{kind}/named/")
+                   and f"<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{cls}>" in line
+                   for line in graph.splitlines()), kind
+    assert "<http://purl.org/spar/fabio/Dataset>" not in graph

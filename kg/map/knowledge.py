@@ -10,7 +10,7 @@ schema:SoftwareApplication and fabio:Software, with its name, schema:application
 ``{base}tool/named/{key}``, named by the references that cite it, with kg:score and kg:citingWorks). A tool candidate is
 ``{base}tool-candidate/{key}`` (kg:ToolCandidate); a model, dataset, benchmark suite or algorithm is
 ``{base}{kind}/{id}`` (from the catalogue) or ``{base}{kind}/named/{key}`` (named by references; with kg:score
-and kg:citingWorks), typed kg:MachineLearningModel, schema:Dataset + fabio:Dataset, kg:BenchmarkSuite or
+and kg:citingWorks), typed kg:MachineLearningModel, schema:Dataset, kg:BenchmarkSuite or
 fabio:Algorithm, each also schema:CreativeWork.
 """
 
@@ -52,7 +52,7 @@ def map_topics(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
 
 ARTIFACT_TYPES = {
     "model": (KG.MachineLearningModel, SDO.CreativeWork),
-    "dataset": (SDO.Dataset, FABIO.Dataset, SDO.CreativeWork),
+    "dataset": (SDO.Dataset, SDO.CreativeWork),  # (not fabio:Dataset: a FaBiO Work-level node is realised by a DOI)
     "benchmark": (KG.BenchmarkSuite, SDO.CreativeWork),
     "algorithm": (FABIO.Algorithm, SDO.CreativeWork),
 }
