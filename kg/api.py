@@ -142,6 +142,9 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         result = build_stream(given, (base, tools, topics), scratch, jobs=jobs or default_jobs(), strict=strict,
                               sample=sample, on_problem=on_problem, on_progress=on_progress)
         built = Built(result.report, result.works, 0, 0, workspace_graph())
+        if plan.rolled_forward:
+            result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
+                                          "place; its renames were finished first, so its outputs were all new")
         if result.report.records == 0:
             return built, None
         if note:

@@ -5,7 +5,8 @@ without timing anything. Unset (always, outside those tests), ``reached`` does n
 Stages, in the order a build meets them: read (pass 1 has its first results), map (pass 2 has written its
 first run), merge (the workspace graph's temporary file has its first block), graph (it is complete),
 validate (validation is done), export (the -o temporary file is complete), store (the store is built aside),
-commit (everything is written, nothing is in place yet), committed (all is in place).
+commit (everything is written, nothing is in place yet), commit-half (the first of several renames is done),
+committed (all is in place).
 """
 
 from __future__ import annotations

@@ -8,12 +8,15 @@ name ending in ``.gz`` is gzip-compressed (deterministically: no name, no time i
 A build's outputs (the workspace graph, ``-o``, ``--store``) are checked before it starts, written under
 temporary names and committed together at the end (``Outputs``), under one lock per workspace and per store
 folder. Temporary names carry the writer's pid and a random part, so that the next build can remove what a
-dead one left.
+dead one left. The renames of a commit are listed first in a journal (``.commit`` in the workspace): a build
+killed between two renames (SIGKILL cannot be held back) is rolled forward by the next command that opens the
+workspace for writing, so the outputs end all new, never mixed.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import fcntl
 import gzip
 import io
@@ -30,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from . import faults
 from .errors import KgError
 
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # no room: a full disk, a quota, a file size limit
@@ -289,6 +293,46 @@ def full_disk(shown: str, e: OSError) -> KgError:
                    "as they were")
 
 
+JOURNAL = ".commit"  # in the workspace: the renames of a commit under way
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _write_journal(path: Path, steps: list[list[str]]) -> None:
+    tmp = path.with_name(f"{path.name}.{_tag()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"steps": steps}, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def _run_steps(steps: list[list[str]], faults_between: bool) -> list[Path]:
+    """Do the renames of a journal that are not done yet (a step whose source is gone is done); the old
+    stores replaced, to be removed."""
+    stale: list[Path] = []
+    for i, (kind, source, dest) in enumerate(steps):
+        src, dst = Path(source), Path(dest)
+        if not os.path.lexists(src):
+            continue
+        if kind == "store":
+            if dst.exists():
+                old = dst.with_name(f".{dst.name}.old-{_tag()}")
+                dst.rename(old)
+                stale.append(old)
+            src.rename(dst)
+        else:
+            os.replace(src, dst)
+        if faults_between and i == 0 and len(steps) > 1:
+            faults.reached("commit-half")
+    return stale
+
+
 class Outputs:
     """The outputs of one build: the workspace graph (and its record of the inputs), ``-o`` and ``--store``.
 
@@ -309,6 +353,7 @@ class Outputs:
         self.store_building: Path | None = None
         self.extra: list[Target] = []  # more files of the workspace committed with the graph
         self.committed = False
+        self.rolled_forward = False
         self._locks: list[Lock] = []
         self.created = not workspace.exists()
 
@@ -320,6 +365,7 @@ class Outputs:
                           "KG_HOME to another folder") from None
         self._lock(Lock(self.workspace / ".lock", "workspace", str(self.workspace),
                         "set KG_HOME to another folder"))
+        self.rolled_forward = self.roll_forward()  # (before the clean-up: the journal names temporary files)
         remove_dead(self.workspace, ".")  # (temporary files of the graph and the record of its inputs)
         probe(self.graph)
         if self.output is not None:
@@ -358,29 +404,52 @@ class Outputs:
         lock.acquire()
         self._locks.append(lock)
 
+    @property
+    def journal(self) -> Path:
+        return self.workspace / JOURNAL
+
     def commit(self) -> None:
         """Rename every written output into place, the store first and the workspace graph last, with SIGINT,
-        SIGTERM and SIGHUP held until all are in place."""
+        SIGTERM and SIGHUP held until all are in place; the renames are written to the journal first, so that
+        a SIGKILL between two of them is finished by the next build (``roll_forward``)."""
         held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
         old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
         try:
-            stale = None
+            steps: list[list[str]] = []
             if self.store is not None and self.store_building is not None:
-                if self.store.exists():
-                    stale = self.store.with_name(f".{self.store.name}.old-{_tag()}")
-                    self.store.rename(stale)
-                self.store_building.rename(self.store)
-                self.store_building = None
-            if self.output is not None:
-                put(self.output)
-            for t in self.extra:
-                put(t)
-            put(self.graph)
+                steps.append(["store", os.path.abspath(self.store_building), os.path.abspath(self.store)])
+            for t in [*([self.output] if self.output is not None else []), *self.extra, self.graph]:
+                if t.tmp is not None and t.path is not None:
+                    steps.append(["file", os.path.abspath(t.tmp), os.path.abspath(t.path)])
+            _write_journal(self.journal, steps)
+            stale = _run_steps(steps, faults_between=True)
+            self.store_building = None
+            for t in [*([self.output] if self.output is not None else []), *self.extra, self.graph]:
+                t.tmp = None
             self.committed = True
+            os.unlink(self.journal)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        if stale is not None:
-            shutil.rmtree(stale, ignore_errors=True)
+        for folder in stale:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def roll_forward(self) -> bool:
+        """Finish the commit of a build that was killed while putting its outputs in place (its journal is
+        still there and its lock is gone, as this build holds it); True when there was one."""
+        try:
+            steps = json.loads(self.journal.read_text(encoding="utf-8"))["steps"]
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError, KeyError, TypeError):  # (a journal cut short: nothing was renamed yet)
+            _unlink(self.journal)
+            return False
+        for folder in _run_steps(steps, faults_between=False):
+            shutil.rmtree(folder, ignore_errors=True)
+        for kind, _, dest in steps:  # (the old store the killed build had set aside)
+            if kind == "store":
+                remove_dead(Path(dest).parent, f".{Path(dest).name}.old")
+        _unlink(self.journal)
+        return True
 
     def close(self) -> None:
         for t in [self.graph, *self.extra, *([self.output] if self.output else [])]:

@@ -666,3 +666,27 @@ def test_any_json_value_in_a_record_is_kept_or_one_deep_skip(tmp_path_factory: p
         assert str(got[1]) == f"{where}: {DEEP}"
     else:
         assert isinstance(got[1], tuple) and got[1][1] == record
+
+
+def test_a_build_killed_between_two_renames_is_rolled_forward(tmp_path: Path, fault_inputs: Path) -> None:
+    """SIGKILL cannot be held back: killed after the store is in place but before the export and the workspace
+    graph, the build leaves its journal; the next build that opens the workspace (here one that then finds no
+    input) finishes the renames first, so the outputs are all the killed build's, never a mix."""
+    _fresh(tmp_path, fault_inputs)
+    before = _outputs(tmp_path)
+    cmd = [KG, "build", "new.jsonl", "-o", "out.nt", "--store", "st", "-q", "--jobs", "1", "--validate", "none"]
+    r = subprocess.run(cmd, cwd=tmp_path, env=_env(tmp_path / "ws", KG_FAULT="commit-half:KILL"),
+                       capture_output=True, text=True)
+    assert r.returncode == -signal.SIGKILL
+    half = _outputs(tmp_path)
+    assert half[0] == before[0] and half[1] == before[1] and half[2] != before[2]  # a mix: the store alone is new
+    assert (tmp_path / "ws" / ".commit").exists()
+    (tmp_path / "empty").mkdir()
+    again = subprocess.run([KG, "build", "empty"], cwd=tmp_path, env=_env(tmp_path / "ws"), capture_output=True,
+                           text=True)
+    assert again.returncode == 2, again.stderr
+    after = _outputs(tmp_path)
+    assert after[2] == sorted(f"<https://doi.org/10.5555/new.{i}>" for i in range(3))
+    assert dois_in(tmp_path / "ws" / "graph.nq") == {f"10.5555/new.{i}" for i in range(3)}
+    assert "\n<https://doi.org/10.5555/new.0> " in after[1].decode("utf-8")
+    assert _leftovers(tmp_path) == []
