@@ -27,6 +27,7 @@ from .topics import unused_overrides
 from .errors import InputError
 from .export import split_quad
 from . import faults
+from .outputs import alive
 from .forked import quiet_worker
 from .extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from .map.context import Context
@@ -363,16 +364,6 @@ def scratch_dir(workspace: Path) -> Path:
     workspace.mkdir(parents=True, exist_ok=True)
     for old in workspace.glob(".build-*"):
         pid = old.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(old, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=".build-", suffix=f"-{os.getpid()}", dir=workspace))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
