@@ -311,3 +311,35 @@ def test_a_failed_write_leaves_the_old_report(seed: Seed, tmp_path: Path, monkey
     assert len(r.stderr.splitlines()) == 1
     assert out.read_text(encoding="utf-8") == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html"]
+
+
+def test_works_table_has_each_works_venue(seed: Seed, report: tuple[Path, str, Result]) -> None:
+    import html
+    _, text, _ = report
+    table = text.split('<table class="sortable works">', 1)[1].split("</table>", 1)[0]
+    assert "<th>Venue</th>" in table
+    venues = {r["doi"]: r["venue"] for r in seed.csv("works")}
+    assert len(venues) == 4 and all(venues.values())
+    for doi, venue in venues.items():
+        row = table.split(f'id="{doi_row_id(doi)}"', 1)[1].split("</tr>", 1)[0]
+        assert f"<td>{html.escape(venue)}</td>" in row, (doi, venue)
+
+
+def doi_row_id(doi: str) -> str:
+    from kg.report.page import work_key
+    return work_key(doi)
+
+
+from test_queries import endpoint  # noqa: E402,F401 - a real oxigraph server on 127.0.0.1 with the seeds' export
+
+
+def test_an_endpoint_gives_the_same_page_but_its_commands(seed: Seed, endpoint: str, tmp_path: Path) -> None:  # noqa: F811
+    ws, by_endpoint = tmp_path / "ws.html", tmp_path / "endpoint.html"
+    assert seed.run("report", "-o", str(ws)).exit_code == 0
+    r = seed.run("report", "--endpoint", endpoint, "-o", str(by_endpoint))
+    assert r.exit_code == 0, r.output
+    strip = lambda s: re.sub(r"<code>[^<]*</code>", "", re.sub(r"<h3>Validation</h3>.*?</section>", "", s, flags=re.S))
+    text = by_endpoint.read_text(encoding="utf-8")
+    assert strip(text) == strip(ws.read_text(encoding="utf-8"))
+    assert f"kg query tools --endpoint {endpoint}" in text
+    assert "A store or an endpoint is not validated here" in text

@@ -66,12 +66,12 @@ def test_the_report_renders_without_errors(browser: Chromium, report: tuple) -> 
 def test_tables_sort_and_the_pair_selector_switches(browser: Chromium, report: tuple) -> None:  # noqa: F811
     out, _text, _ = report
     browser.open(out)
-    years = "Array.from(document.querySelectorAll('table.works tbody tr')).map(r => r.cells[3].textContent)"
+    years = "Array.from(document.querySelectorAll('table.works tbody tr')).map(r => r.cells[4].textContent)"
     before = browser.evaluate(years)
-    browser.evaluate("document.querySelectorAll('table.works th')[3].click()")
+    browser.evaluate("document.querySelectorAll('table.works th')[4].click()")
     up = browser.evaluate(years)
     assert up == sorted(before)
-    browser.evaluate("document.querySelectorAll('table.works th')[3].click()")
+    browser.evaluate("document.querySelectorAll('table.works th')[4].click()")
     assert browser.evaluate(years) == sorted(before, reverse=True)
     n = browser.evaluate("document.querySelectorAll('#pair option').length")
     visible = "Array.from(document.querySelectorAll('.pair')).filter(p => !p.hidden).map(p => p.id)"

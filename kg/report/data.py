@@ -39,6 +39,7 @@ class Work:
     type: str = ""
     year: str = ""
     authors: list[str] = field(default_factory=list)
+    venue: str = ""
     primary: list[tuple[str, str, str, str]] = field(default_factory=list)  # (topic id, label, score, evidence)
     tools: set[str] = field(default_factory=set)  # tool IRIs
 
@@ -133,6 +134,8 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     works: dict[str, Work] = {}
     for r in src.rows("works"):
         w = works.setdefault(r["doi"], Work(r["doi"], r["title"], r["type"], r["year"]))
+        if r.get("venue") and not w.venue:
+            w.venue = r["venue"]
         if r["author"] and r["author"] not in w.authors:
             w.authors.append(r["author"])
 

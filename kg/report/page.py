@@ -323,10 +323,11 @@ class Page:
             topic = "; ".join(f"{label} ({score})" for _cid, label, score, _ev in w.primary)
             evidence = "; ".join(ev for *_x, ev in w.primary if ev)
             rows.append(f'<tr id="{work_key(doi)}"><td>{e(w.title or "(no title)")}<br><small>{doi_link(doi)}</small>'
-                        f"</td><td>{e(authors)}</td><td>{e(w.type)}</td><td class=\"num\">{e(w.year)}</td>"
+                        f"</td><td>{e(authors)}</td><td>{e(w.venue)}</td><td>{e(w.type)}</td>"
+                        f"<td class=\"num\">{e(w.year)}</td>"
                         f'<td class="num">{len(w.tools)}</td><td>{e(topic)}<br><small>{e(evidence)}</small></td></tr>')
         body = ('<p class="key">Click a column head to sort.</p><div class="wide tall"><table class="sortable works">'
-                '<thead><tr><th>Title</th><th>Authors</th><th>Type</th><th class="num">Year</th>'
+                '<thead><tr><th>Title</th><th>Authors</th><th>Venue</th><th>Type</th><th class="num">Year</th>'
                 '<th class="num">Tools</th><th>Primary topic (score) and evidence</th></tr></thead><tbody>' +
                 "".join(rows) + "</tbody></table></div>" + more(len(rows), len(c.works), "works"))
         cit = self.citation_graph()
