@@ -7,12 +7,9 @@ always gives the same bytes. Writes go through ``kg.outputs`` (atomic for files,
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from functools import cache
 from itertools import groupby
 from operator import itemgetter
@@ -22,7 +19,7 @@ from typing import IO
 import orjson
 
 from . import outputs
-from .errors import KgError, UsageError
+from .errors import UsageError
 from .resources import data_file
 from .vocab import PREFIXES
 
