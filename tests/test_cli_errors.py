@@ -438,7 +438,7 @@ def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: K
     scratch tables (SQLite's own error, SQLITE_FULL, made real by a database that fills up at once)."""
     import errno
 
-    from kg import export
+    from kg import outputs
     from kg.refs import resolve_disk
     good = kg.write("good.json", envelope(work("10.5555/good.1")))
     assert kg("build", good).exit_code == 0
@@ -447,7 +447,7 @@ def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: K
     if where == "graph-file":
         def full(fd: int) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
-        monkeypatch.setattr(export.os, "fsync", full)
+        monkeypatch.setattr(outputs.os, "fsync", full)
         why = "No space left on device"
     else:
         connect = resolve_disk.connect
