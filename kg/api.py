@@ -342,10 +342,12 @@ def _canonical(path: Path) -> bool:
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
-          max_bytes: int = DEFAULT_MAX_BYTES) -> Results:
+          max_bytes: int = DEFAULT_MAX_BYTES, default_graphs: tuple[str, ...] = (),
+          named_graphs: tuple[str, ...] = ()) -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
     graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint
-    (bounded by ``timeout`` seconds and ``max_bytes``). A local source refuses a query that would fetch
+    (bounded by ``timeout`` seconds and ``max_bytes``; asked to answer over ``default_graphs`` and
+    ``named_graphs`` when given). A local source refuses a query that would fetch
     data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
     list columns come back sorted."""
     stored = None
@@ -358,16 +360,21 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
         raise UsageError("--param goes with stored queries; write the values into the -e text instead")
     else:
         source = "the -e query"
-    res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes)
+    if (default_graphs or named_graphs) and not endpoint:
+        raise UsageError("--default-graph-uri and --named-graph-uri go with --endpoint; a local source answers "
+                         "over the union of its graphs")
+    res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes,
+                 default_graphs, named_graphs)
     return sorted_lists(res, stored.lists) if stored is not None else res
 
 
 def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str,
-           allow_remote: bool, timeout: float, max_bytes: int) -> Results:
+           allow_remote: bool, timeout: float, max_bytes: int, default_graphs: tuple[str, ...] = (),
+           named_graphs: tuple[str, ...] = ()) -> Results:
     if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
         raise UsageError("give one source: --graph, --store or --endpoint")
     if endpoint:
-        return query_endpoint(endpoint, text, timeout, max_bytes)
+        return query_endpoint(endpoint, text, timeout, max_bytes, default_graphs, named_graphs)
     if not allow_remote:
         check_local(text, source)
     if store:
@@ -399,10 +406,12 @@ STATS = {
 
 
 def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
-          timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES) -> Results:
+          timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, default_graphs: tuple[str, ...] = (),
+          named_graphs: tuple[str, ...] = ()) -> Results:
     """Counts of works, references, cited works, tools, people and triples, as one result row."""
     row = []
     for _name, text in STATS.items():
-        res = query("", {}, graphs, text=text, store=store, endpoint=endpoint, timeout=timeout, max_bytes=max_bytes)
+        res = query("", {}, graphs, text=text, store=store, endpoint=endpoint, timeout=timeout, max_bytes=max_bytes,
+                    default_graphs=default_graphs, named_graphs=named_graphs)
         row.append(res.rows[0][0] if res.rows else ("literal", "0", "http://www.w3.org/2001/XMLSchema#integer", None))
     return Results(list(STATS), [row])

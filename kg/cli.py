@@ -260,11 +260,16 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
               metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, body).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
+@click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+              help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL 1.1 "
+                   "Protocol). A server such as Virtuoso otherwise answers over all its graphs.")
+@click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
+              help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
 def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
           store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
-          max_bytes: int, fmt: str) -> None:
+          max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
     Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
@@ -281,7 +286,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
     try:
         res = api.query(name or "", _params(params), list(graphs) or None, text=text, store=store,
                         endpoint=endpoint, engine=engine, allow_remote=allow_remote, timeout=timeout,
-                        max_bytes=max_bytes)
+                        max_bytes=max_bytes, default_graphs=default_graphs, named_graphs=named_graphs)
     except KgError as e:
         raise _fail(e) from None
     click.echo(render(res, fmt), nl=False)
@@ -295,10 +300,15 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
               metavar="S", help="With --endpoint: seconds each request may take in all (connect, headers, body).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
+@click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+              help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL 1.1 "
+                   "Protocol). A server such as Virtuoso otherwise answers over all its graphs.")
+@click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
+              help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
 def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, timeout: float, max_bytes: int,
-          fmt: str) -> None:
+          default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str) -> None:
     """Count works, references, cited works, tools, people and triples.
 
     \b
@@ -306,7 +316,7 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, ti
       kg stats --format json
     """
     try:
-        res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes)
+        res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
     except KgError as e:
         raise _fail(e) from None
     click.echo(render(res, fmt), nl=False)

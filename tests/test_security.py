@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 import pyoxigraph
 import pytest
@@ -539,3 +539,37 @@ def test_endpoint_truncated_drip_huge_and_redirect(ws: Path, hostile: Hostile) -
             result, seconds = kg(*command, "--endpoint", url, "--timeout", "1", "--max-bytes", "1000000")
             assert one_line(result) == f"error: {url}: {message}", (path, command)
             assert seconds < 5, (path, command, seconds)
+
+
+# ---------------------------------------------------------------- the endpoint protocol: what a server receives
+
+VIRTUOSO_STYLE = json.dumps({"head": {"link": [], "vars": ["n", "label"]}, "results": {
+    "distinct": False, "ordered": True, "bindings": [
+        {"n": {"type": "typed-literal", "datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "7"},
+         "label": {"type": "literal", "xml:lang": "en", "value": "seven"}}]}}).encode("utf-8")
+
+
+def test_endpoint_queries_go_url_encoded_with_the_graphs_asked_for(ws: Path, hostile: Hostile) -> None:
+    # Virtuoso hangs on a direct application/sparql-query POST and answers over all its graphs unless told:
+    # the query goes as the protocol's URL-encoded form, with default-graph-uri and named-graph-uri
+    url = hostile.on("/sparql", answer(200, VIRTUOSO_STYLE, {"Content-Type": "application/sparql-results+json"}))
+    text = 'SELECT ?n ?label WHERE { ?s ?p ?n } # é & ="'
+    result, _ = kg("query", "-e", text, "--endpoint", url, "-f", "csv",
+                   "--default-graph-uri", "https://w3id.org/crossref-kg/graph/seeds",
+                   "--default-graph-uri", "urn:x:two", "--named-graph-uri", "urn:x:named")
+    assert (result.exit_code, result.stdout.replace("\r\n", "\n")) == (0, "n,label\n7,seven\n")  # (typed-literal read)
+    method, _path, headers, body = hostile.log[-1]
+    assert method == "POST"
+    assert headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8"
+    assert parse_qsl(body.decode("ascii"), strict_parsing=True) == [
+        ("query", text), ("default-graph-uri", "https://w3id.org/crossref-kg/graph/seeds"),
+        ("default-graph-uri", "urn:x:two"), ("named-graph-uri", "urn:x:named")]
+
+
+def test_graph_uris_need_an_endpoint_and_an_iri(ws: Path, hostile: Hostile) -> None:
+    result, _ = kg("query", "works", "--default-graph-uri", "urn:x:g")
+    assert one_line(result) == ("error: --default-graph-uri and --named-graph-uri go with --endpoint; a local "
+                                "source answers over the union of its graphs")
+    result, _ = kg("stats", "--endpoint", hostile.url + "/sparql", "--named-graph-uri", "not an iri")
+    assert one_line(result) == "error: --named-graph-uri 'not an iri': is not an absolute IRI; give the graph's full IRI"
+    assert hostile.hits() == 0
