@@ -352,11 +352,12 @@ def test_hand_expectations_match_the_seed_json() -> None:
 
 
 def test_hand_works() -> None:
-    """works: one row per author, authors in Crossref order (position 1..n) with their ORCID iDs."""
+    """works: one row per author, authors in Crossref order (position 1..n) with their ORCID iDs, and the
+    venue (the container-title)."""
     got = golden_rows("works")
     assert len(got) == sum(len(a) for _t, _y, a in SEED_WORKS.values()) == 19
     expected = [{"doi": doi, "type": "proceedings-article", "title": title, "year": year, "position": str(i),
-                 "author": name, "orcid": orcid}
+                 "author": name, "orcid": orcid, "venue": SEED_VENUES[doi]}
                 for doi, (title, year, authors) in sorted(SEED_WORKS.items())
                 for i, (name, orcid) in enumerate(authors, start=1)]
     assert got == expected
