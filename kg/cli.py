@@ -19,6 +19,7 @@ from .ids import DEFAULT_BASE
 from .net import DEFAULT_MAX_BYTES
 from .queries import render, stored_queries
 from .resources import seeds_dir
+from .table import terminal_width
 
 FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
@@ -262,9 +263,10 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
               metavar="N", help="With --endpoint: the largest answer accepted.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
+@click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
 def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
           store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
-          max_bytes: int, fmt: str) -> None:
+          max_bytes: int, fmt: str, wide: bool) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
     Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
@@ -284,7 +286,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
                         max_bytes=max_bytes)
     except KgError as e:
         raise _fail(e) from None
-    click.echo(render(res, fmt), nl=False)
+    click.echo(render(res, fmt, None if wide else terminal_width(sys.stdout)), nl=False)
 
 
 @main.command()
@@ -309,7 +311,7 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, ti
         res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes)
     except KgError as e:
         raise _fail(e) from None
-    click.echo(render(res, fmt), nl=False)
+    click.echo(render(res, fmt, terminal_width(sys.stdout)), nl=False)
 
 
 @main.command()

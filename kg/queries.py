@@ -21,6 +21,7 @@ import orjson
 
 from .errors import QueryError
 from .resources import queries_dir
+from .table import is_identifier, table
 from .terms import XSD_DATE, XSD_INTEGER, is_valid_iri, lit
 
 PARAM_TYPES = ("iri", "string", "integer", "date")
@@ -314,8 +315,9 @@ def cell_text(c: Cell) -> str:
     return "" if c is None else c[1]
 
 
-def render(res: Results, fmt: str, width: int = 80) -> str:
-    """Results as table (fits ``width`` columns), csv, tsv, json (SPARQL 1.1 JSON results) or markdown."""
+def render(res: Results, fmt: str, width: int | None = None) -> str:
+    """Results as table (whole values; with ``width``, shortened to fit it: see kg.table), csv, tsv, json
+    (SPARQL 1.1 JSON results) or markdown."""
     if res.graph_nt is not None:
         return res.graph_nt
     if res.boolean is not None:
@@ -352,22 +354,6 @@ def render(res: Results, fmt: str, width: int = 80) -> str:
         out = ["| " + " | ".join(res.columns) + " |", "|" + "---|" * len(res.columns)]
         out += ["| " + " | ".join(r) + " |" for r in esc]
         return "\n".join(out) + "\n"
-    return _table(res.columns, flat, width)
-
-
-def _table(columns: list[str], rows: list[list[str]], width: int) -> str:
-    if not columns:
-        return "(no columns)\n"
-    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(columns)]
-    budget = max(width - 2 * (len(columns) - 1), len(columns) * 4)
-    while sum(widths) > budget:
-        i = widths.index(max(widths))
-        widths[i] -= 1
-    def fit(text: str, w: int) -> str:
-        return text if len(text) <= w else text[: max(w - 1, 0)] + "…"
-    lines = ["  ".join(fit(c, w).ljust(w) for c, w in zip(columns, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    for r in rows:
-        lines.append("  ".join(fit(t, w).ljust(w) for t, w in zip(r, widths)).rstrip())
-    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(lines) + "\n"
+    ident = [any(c is not None and is_identifier(c[1], c[0] == "uri") for c in (row[i] for row in res.rows))
+             for i in range(len(res.columns))]
+    return table(res.columns, flat, ident, width)
