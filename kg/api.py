@@ -20,7 +20,7 @@ from .errors import InputError, KgError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
 from .net import DEFAULT_MAX_BYTES
-from .queries import Results, bound_text, check_local, find_query, sorted_lists
+from .queries import Results, bound_text, check_local, find_query, paged, sorted_lists
 from .validate import Report
 from .read import display_path, spool
 from .stream import build_stream, scratch_dir
@@ -342,7 +342,7 @@ def _canonical(path: Path) -> bool:
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
-          max_bytes: int = DEFAULT_MAX_BYTES) -> Results:
+          max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None) -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
     graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint
     (bounded by ``timeout`` seconds and ``max_bytes``). A local source refuses a query that would fetch
@@ -358,6 +358,7 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
         raise UsageError("--param goes with stored queries; write the values into the -e text instead")
     else:
         source = "the -e query"
+    text = paged(text, limit, offset)
     res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes)
     return sorted_lists(res, stored.lists) if stored is not None else res
 

@@ -264,9 +264,13 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
 @click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N",
+              help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
+@click.option("--offset", type=click.IntRange(min=0), metavar="N",
+              help="Skip the first N rows (an OFFSET on the outer query); with --limit, a page.")
 def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
           store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
-          max_bytes: int, fmt: str, wide: bool) -> None:
+          max_bytes: int, fmt: str, wide: bool, limit: int | None, offset: int | None) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
     Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
@@ -283,7 +287,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
     try:
         res = api.query(name or "", _params(params), list(graphs) or None, text=text, store=store,
                         endpoint=endpoint, engine=engine, allow_remote=allow_remote, timeout=timeout,
-                        max_bytes=max_bytes)
+                        max_bytes=max_bytes, limit=limit, offset=offset)
     except KgError as e:
         raise _fail(e) from None
     click.echo(render(res, fmt, None if wide else terminal_width(sys.stdout)), nl=False)

@@ -225,6 +225,27 @@ def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
     return "".join(out) + query.text[last:]
 
 
+_PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*")
+_TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
+
+
+def paged(text: str, limit: int | None, offset: int | None) -> str:
+    """The query with LIMIT/OFFSET on its outer query, so the engine computes only that page. Appended after
+    the outer query's solution modifiers; when those already hold a LIMIT, OFFSET or a trailing VALUES, the
+    query becomes a subquery of ``SELECT * { ... } LIMIT n OFFSET m`` (its prologue kept in front)."""
+    if limit is None and offset is None:
+        return text
+    page = (f" LIMIT {limit}" if limit is not None else "") + (f" OFFSET {offset}" if offset else "")
+    if not page:
+        return text
+    masked = _mask(text)
+    close = masked.rfind("}")
+    if close < 0 or not _TAIL_PAGING.search(masked[close + 1:]):
+        return text.rstrip() + "\n" + page.strip() + "\n"
+    cut = _PROLOGUE.match(text).end()
+    return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"
+
+
 # The tokens whose text is not query syntax, as the SPARQL grammar reads them left to right: comments (to the
 # end of the line: \n or \r), long and short strings with their escapes, and IRIs (IRIREF's characters).
 _OPAQUE = re.compile("|".join((

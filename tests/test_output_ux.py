@@ -94,3 +94,44 @@ doi                                         title
 (1 row)
 (values shortened to fit the terminal; --wide shows them whole)
 """
+
+
+# ---------------------------------------------------------------- paging in the SPARQL
+
+
+def test_limit_and_offset_go_into_the_query_sent(graph: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg import api
+    sent: list[str] = []
+    real = api.query_oxigraph
+
+    def spy(store, text):  # type: ignore[no-untyped-def]
+        sent.append(text)
+        return real(store, text)
+
+    monkeypatch.setattr(api, "query_oxigraph", spy)
+    q = "SELECT ?w ?title WHERE { ?w <https://schema.org/name> ?title } ORDER BY ?w"
+    r = kg("query", "-g", str(graph), "-e", q, "--limit", "1", "--offset", "1", "-f", "csv")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines() == ["w,title", "https://doi.org/10.1145/2024716.2024718,"
+                                     "A very long title about profiling parallel programs on many cores"]
+    assert sent == [q + "\nLIMIT 1 OFFSET 1\n"]
+
+
+def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
+    from kg.queries import paged
+    q = "PREFIX s: <https://schema.org/>\n# c\nSELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5"
+    assert paged(q, 2, 3) == ("PREFIX s: <https://schema.org/>\n# c\n\nSELECT * WHERE {\n"
+                              "SELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5\n} LIMIT 2 OFFSET 3\n")
+    assert paged(q, None, None) == q
+    # a LIMIT inside a string or a subquery is not the outer query's
+    q2 = 'SELECT ?w WHERE { { SELECT ?w WHERE { ?w ?p "LIMIT 3" } LIMIT 3 } } ORDER BY ?w'
+    assert paged(q2, 1, 0) == q2 + "\nLIMIT 1\n"
+
+
+def test_limit_and_offset_page_a_stored_query(graph: Path, tmp_path: Path) -> None:
+    whole = kg("query", "-g", str(graph), "-e", TITLES, "-f", "json")
+    import json
+    rows = json.loads(whole.stdout)["results"]["bindings"]
+    page = json.loads(kg("query", "-g", str(graph), "-e", TITLES, "-f", "json", "--offset", "1").stdout)
+    assert page["results"]["bindings"] == rows[1:]
+    assert kg("query", "-g", str(graph), "-e", TITLES, "--limit", "-1").exit_code == 2
