@@ -11,27 +11,36 @@ what would make an engine fetch data from elsewhere (SERVICE, FROM, FROM NAMED),
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import orjson
 
 from .errors import QueryError
-from .resources import queries_dir
+from .ids import DEFAULT_BASE, Minter
+from .resources import data_file, queries_dir
 from .table import is_identifier, table
-from .terms import XSD_DATE, XSD_INTEGER, is_valid_iri, lit
+from .terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
+from .vocab import PREFIXES
 
-PARAM_TYPES = ("iri", "string", "integer", "date")
+PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<kinds>[a-z]+(?:\|[a-z]+)*)\))?"
+_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<spec>[^()\s]*)\))?"
                     r"(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
-IRI_KINDS = ("topic",)  # iri(topic): a bare topic id (or topic:id) is accepted for the topic's IRI
+IRI_KINDS = ("tool", "work", "topic")  # iri(tool|work|topic): also a bare id (or tool:id, a DOI, topic:id) of a kind
+_RANGE = re.compile(r"^(?P<low>[+-]?[0-9.]*)\.\.(?P<high>[+-]?[0-9.]*)$")  # integer(1..), decimal(0..1)
+_ALLOWED = re.compile(r"^(?:@tool-categories|[A-Za-z0-9_.+-]+(?:\|[A-Za-z0-9_.+-]+)*)$")  # string(a|b|c)
+PARAM_SYNTAX = ("'#+ param: NAME TYPE[(SPEC)] = DEFAULT description' with TYPE one of " + ", ".join(PARAM_TYPES) +
+                "; SPEC: iri(tool|work|topic), integer(MIN..MAX), decimal(MIN..MAX) (either end may be left out), "
+                "string(a|b|c) or string(@tool-categories)")
 
 
 @dataclass(frozen=True)
@@ -40,11 +49,39 @@ class Param:
     type: str
     default: str | None
     description: str
-    kinds: tuple[str, ...] = ()  # for iri: the kinds of bare ids it also takes (iri(topic))
+    kinds: tuple[str, ...] = ()  # for iri: the kinds of bare ids it also takes (iri(tool|work|topic))
+    low: str | None = None  # for integer/decimal: the least value allowed
+    high: str | None = None  # ... and the greatest
+    allowed: tuple[str, ...] = ()  # for string: the values allowed ("@tool-categories": the catalogue's)
 
     @property
     def var(self) -> str:
         return self.name.replace("-", "_")
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The allowed values of a string parameter (the catalogue's categories read for @tool-categories)."""
+        if self.allowed == ("@tool-categories",):
+            return tool_categories()
+        return self.allowed
+
+
+def _param_spec(ptype: str, spec: str | None) -> dict | None:
+    """The Param fields of a ``TYPE(SPEC)``, or None when the spec does not fit the type."""
+    if spec is None:
+        return {}
+    if ptype == "iri":
+        kinds = tuple(spec.split("|"))
+        return {"kinds": kinds} if spec and not set(kinds) - set(IRI_KINDS) else None
+    if ptype in ("integer", "decimal") and (m := _RANGE.match(spec)):
+        num = r"[+-]?[0-9]+" if ptype == "integer" else r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+        ends = [m.group("low") or None, m.group("high") or None]
+        if all(e is None or re.fullmatch(num, e) for e in ends):
+            return {"low": ends[0], "high": ends[1]}
+        return None
+    if ptype == "string" and _ALLOWED.match(spec):
+        return {"allowed": tuple(spec.split("|"))}
+    return None
 
 
 @dataclass(frozen=True)
@@ -78,19 +115,16 @@ def parse_query_file(path: Path) -> StoredQuery:
         key, value = m.group(1).lower(), m.group(2)
         if key == "param":
             pm = _PARAM.match(value)
-            kinds = tuple(pm.group("kinds").split("|")) if pm and pm.group("kinds") else ()
-            if not pm or pm.group("type") not in PARAM_TYPES or (kinds and (pm.group("type") != "iri" or
-                                                                             set(kinds) - set(IRI_KINDS))):
-                raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write "
-                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}"
-                                 f" (an iri may take ids of a kind: iri({'|'.join(IRI_KINDS)}))")
+            fields = _param_spec(pm.group("type"), pm.group("spec")) if pm and pm.group("type") in PARAM_TYPES else None
+            if fields is None:
+                raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write {PARAM_SYNTAX}")
             if pm.group("default") is None:
                 raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
                                  "give one with '= DEFAULT' so the query runs bare")
             default = pm.group("default")
             if default.startswith('"'):
                 default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), kinds)
+            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), **fields)
             try:
                 bind_term(param, default)
             except QueryError as e:
@@ -141,26 +175,23 @@ def find_query(name_or_file: str) -> StoredQuery:
 
 
 def bind_term(param: Param, value: str) -> str:
-    """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped)."""
+    """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped); a value out of
+    the parameter's range or allowed values is a QueryError that lists what is allowed."""
     if param.type == "iri":
-        v = value[1:-1] if value.startswith("<") and value.endswith(">") else value
-        if "topic" in param.kinds and (m := re.fullmatch(r"(?:topic:)?([a-z0-9]+(?:-[a-z0-9]+)*)", v.strip())):
-            from .topics import TOPIC_NS, concepts
-            ids = [c.id for c in concepts()]
-            if m.group(1) in ids:
-                return f"<{TOPIC_NS}{m.group(1)}>"
-            raise QueryError(f"--param {param.name}={value!r} is no topic id of the scheme; use a topic IRI or one of: "
-                             f"{', '.join(sorted(ids))} ('kg query topics' shows the works' topics)")
-        if not is_valid_iri(v):
-            raise QueryError(f"--param {param.name}={value!r} is not an absolute IRI")
-        return "<" + v + ">"
+        return "<" + resolve_iri(param, value) + ">"
     if param.type == "integer":
         if not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
-            raise QueryError(f"--param {param.name}={_shown(value)} is not an integer")
+            raise QueryError(f"--param {param.name}={_shown(value)} is not an integer{_range_text(param)}")
         if len(value.strip().lstrip("+-").lstrip("0")) > 19 or not INT_MIN <= int(value) <= INT_MAX:
             raise QueryError(f"--param {param.name}={_shown(value)} is out of range; give an integer from "
                              f"{INT_MIN} to {INT_MAX}")
+        _check_range(param, value, int)
         return lit(str(int(value)), XSD_INTEGER)
+    if param.type == "decimal":
+        if not re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)", value.strip()) or len(value.strip()) > 40:
+            raise QueryError(f"--param {param.name}={_shown(value)} is not a decimal number{_range_text(param)}")
+        _check_range(param, value, Decimal)
+        return lit(_decimal_text(Decimal(value.strip())), XSD_DECIMAL)
     if param.type == "date":
         try:
             day = date.fromisoformat(value.strip()) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value.strip()) else None
@@ -169,7 +200,96 @@ def bind_term(param: Param, value: str) -> str:
         if day is None:
             raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
         return lit(day.isoformat(), XSD_DATE)
+    if param.allowed and value not in param.choices:
+        raise QueryError(f"--param {param.name}={_shown(value)} is not allowed; give one of: {', '.join(param.choices)}")
     return sparql_string(value)
+
+
+def _range_text(param: Param) -> str:
+    if param.low is None and param.high is None:
+        return ""
+    if param.high is None:
+        return f"; give {param.low} or more"
+    if param.low is None:
+        return f"; give {param.high} or less"
+    return f"; give {param.low} to {param.high}"
+
+
+def _check_range(param: Param, value: str, num: type) -> None:
+    v = num(value.strip())
+    if (param.low is not None and v < num(param.low)) or (param.high is not None and v > num(param.high)):
+        raise QueryError(f"--param {param.name}={_shown(value)} is out of range{_range_text(param)}")
+
+
+def _decimal_text(d: Decimal) -> str:
+    text = format(d, "f")
+    return text if "." in text else text + ".0"
+
+
+DOI_FORM = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?(10\.[0-9]{4,9}/\S+)$", re.I)
+_BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
+
+
+def query_prefixes() -> dict[str, str]:
+    """The project's standard prefixes for SPARQL: the graph's (kg.vocab.PREFIXES) plus tool: and topic:."""
+    from .topics import TOPIC_NS
+    return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC_NS}
+
+
+def tool_categories() -> tuple[str, ...]:
+    """The tool categories of the catalogue (kg/data/tools.json), sorted."""
+    return tuple(sorted(orjson.loads(data_file("tools.json").read_bytes())["categories"]))
+
+
+def _tool_ids() -> list[str]:
+    return sorted(t["id"] for t in orjson.loads(data_file("tools.json").read_bytes())["tools"])
+
+
+def _topic_ids() -> list[str]:
+    from .topics import concepts
+    return sorted(c.id for c in concepts())
+
+
+def resolve_iri(param: Param, value: str) -> str:
+    """The IRI an ``iri`` parameter value names: an IRI (``<...>`` or bare), a DOI (``10.x/y``, ``doi:``,
+    ``https://doi.org/``) for a work, a prefixed name of the standard prefixes (``tool:pytorch``,
+    ``topic:profiling``, ``schema:Person``) or, for a parameter of declared kinds, a bare tool or topic id."""
+    v = value.strip()
+    v = v[1:-1] if v.startswith("<") and v.endswith(">") else v
+    kinds = param.kinds
+    what = "a " + " or ".join(kinds) if kinds else "an IRI"
+    if (m := DOI_FORM.match(v)) and (not kinds or "work" in kinds):
+        return Minter.doi(m.group(1))[1:-1]
+    prefixes = query_prefixes()
+    prefix, sep, local = v.partition(":")
+    if sep and prefix in prefixes and not local.startswith("//"):
+        if prefix in ("tool", "topic"):
+            return _checked_id(param, value, prefix, local)
+        return prefixes[prefix] + local
+    if kinds and _BARE_ID.match(v) and (kinds := tuple(k for k in kinds if k in ("tool", "topic"))):
+        for kind in kinds:
+            if v in (_tool_ids() if kind == "tool" else _topic_ids()):
+                return prefixes[kind] + v
+        return _checked_id(param, value, kinds[0], v, kinds)
+    if not is_valid_iri(v) or ":" not in v:
+        raise QueryError(f"--param {param.name}={_shown(value)} is not an IRI, a DOI or a prefixed name "
+                         f"({', '.join(p + ':' for p in sorted(prefixes))}); the parameter takes {what}")
+    return v
+
+
+def _checked_id(param: Param, value: str, kind: str, local: str, kinds: tuple[str, ...] = ()) -> str:
+    ids = _tool_ids() if kind == "tool" else _topic_ids()
+    if local in ids:
+        return query_prefixes()[kind] + local
+    kinds = kinds or (kind,)
+    if "topic" in kinds:
+        topics = _topic_ids()
+        raise QueryError(f"--param {param.name}={_shown(value)} is no {' or '.join(kinds)} id of the scheme; give "
+                         f"one of the topics: {', '.join(topics)}" + (" (or a tool id: 'kg query tools' lists them)"
+                                                                      if "tool" in kinds else ""))
+    near = difflib.get_close_matches(local, ids, n=5, cutoff=0.6)
+    raise QueryError(f"--param {param.name}={_shown(value)} is no tool id of the catalogue; "
+                     + (f"did you mean {', '.join(near)}? " if near else "") + "'kg query tools' lists the tools")
 
 
 def _shown(value: str, most: int = 40) -> str:

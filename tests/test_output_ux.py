@@ -135,3 +135,101 @@ def test_limit_and_offset_page_a_stored_query(graph: Path, tmp_path: Path) -> No
     page = json.loads(kg("query", "-g", str(graph), "-e", TITLES, "-f", "json", "--offset", "1").stdout)
     assert page["results"]["bindings"] == rows[1:]
     assert kg("query", "-g", str(graph), "-e", TITLES, "--limit", "-1").exit_code == 2
+
+
+# ---------------------------------------------------------------- parameters people can type
+
+ECHO = """\
+#+ name: echo
+#+ description: The bound values, as the engine sees them.
+#+ param: target iri(tool|work|topic) = tool:pytorch A tool, work or topic.
+#+ param: work iri(work) = 10.1145/1.2 A work.
+#+ param: any iri = https://x.org/a Any IRI.
+#+ param: n integer(1..10) = 2 A count.
+#+ param: m integer(-5..) = 0 Another.
+#+ param: x decimal(0..1) = 0.5 A share.
+#+ param: pick string(red|green) = red A colour.
+#+ param: cat string(@tool-categories) = profiler A category.
+#+ returns: target work any n m x pick cat
+SELECT ?target ?work ?any ?n ?m ?x ?pick ?cat WHERE { }
+"""
+TOPIC = "https://w3id.org/crossref-kg/topic/"
+TOOL = "https://w3id.org/crossref-kg/tool/"
+
+
+@pytest.fixture
+def echo(tmp_path: Path, graph: Path):  # type: ignore[no-untyped-def]
+    q = tmp_path / "echo.rq"
+    q.write_text(ECHO, encoding="utf-8")
+
+    def run(*params: str) -> Result:
+        return kg("query", str(q), "-g", str(graph), "-f", "json", *(a for p in params for a in ("-p", p)))
+    return run
+
+
+def _bound(r: Result, var: str) -> str:
+    import json
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)["results"]["bindings"][0][var]["value"]
+
+
+@pytest.mark.parametrize(("value", "iri"), [
+    ("10.1145/2024716.2024718", "https://doi.org/10.1145/2024716.2024718"),
+    ("doi:10.1145/2024716.2024718", "https://doi.org/10.1145/2024716.2024718"),
+    ("https://doi.org/10.1145/2024716.2024718", "https://doi.org/10.1145/2024716.2024718"),
+    ("http://dx.doi.org/10.1145/ABC.X", "https://doi.org/10.1145/abc.x"),
+    ("tool:pytorch", TOOL + "pytorch"),
+    ("pytorch", TOOL + "pytorch"),
+    ("topic:performance-analysis", TOPIC + "performance-analysis"),
+    ("compilers", TOPIC + "compilers"),
+    ("schema:Person", "https://schema.org/Person"),
+    ("<https://x.org/b>", "https://x.org/b"),
+    ("https://x.org/b", "https://x.org/b"),
+])
+def test_an_iri_parameter_takes_what_people_type(echo, value: str, iri: str) -> None:  # type: ignore[no-untyped-def]
+    assert _bound(echo(f"target={value}"), "target") == iri
+
+
+def test_the_defaults_are_typed_forms_too(echo) -> None:  # type: ignore[no-untyped-def]
+    r = echo()
+    assert [_bound(r, v) for v in ("target", "work", "any", "n", "m", "x", "pick", "cat")] == \
+        [TOOL + "pytorch", "https://doi.org/10.1145/1.2", "https://x.org/a", "2", "0", "0.5", "red", "profiler"]
+    assert _bound(echo("n=10", "m=-5", "x=1", "pick=green", "cat=compiler"), "x") == "1"  # xsd:decimal 1.0, as the engine writes it
+
+
+def _error(r: Result) -> str:
+    assert (r.exit_code, r.stdout) == (2, ""), r.output
+    assert r.stderr.count("\n") == 1, r.stderr
+    return r.stderr.rstrip("\n")
+
+
+def test_bad_parameter_values_are_one_line_with_what_is_allowed(echo) -> None:  # type: ignore[no-untyped-def]
+    from kg.queries import tool_categories
+    assert _error(echo("n=0")) == "error: --param n='0' is out of range; give 1 to 10"
+    assert _error(echo("n=11")) == "error: --param n='11' is out of range; give 1 to 10"
+    assert _error(echo("n=many")) == "error: --param n='many' is not an integer; give 1 to 10"
+    assert _error(echo("m=-6")) == "error: --param m='-6' is out of range; give -5 or more"
+    assert _error(echo("x=high")) == "error: --param x='high' is not a decimal number; give 0 to 1"
+    assert _error(echo("x=1.5")) == "error: --param x='1.5' is out of range; give 0 to 1"
+    assert _error(echo("pick=blue")) == "error: --param pick='blue' is not allowed; give one of: red, green"
+    cats = tool_categories()
+    assert "profiler" in cats and "compiler" in cats and len(cats) > 10
+    assert _error(echo("cat=profilers")) == f"error: --param cat='profilers' is not allowed; give one of: {', '.join(cats)}"
+    assert _error(echo("target=pytorchh")).startswith(
+        "error: --param target='pytorchh' is no tool or topic id of the scheme; give one of the topics: ")
+    assert _error(echo("target=pytorchh")).endswith(" (or a tool id: 'kg query tools' lists them)")
+    line = _error(echo("target=tool:pytorchh"))  # the closest catalogue ids, the best first
+    assert line.startswith("error: --param target='tool:pytorchh' is no tool id of the catalogue; did you mean pytorch, ")
+    assert line.endswith("? 'kg query tools' lists the tools")
+    assert _error(echo("work=pytorch")).startswith(
+        "error: --param work='pytorch' is not an IRI, a DOI or a prefixed name (biro:, ")
+    assert _error(echo("work=pytorch")).endswith("; the parameter takes a work")
+    assert _error(echo("any=not an iri")).endswith("; the parameter takes an IRI")
+
+
+def test_a_malformed_param_spec_names_the_line(tmp_path: Path, graph: Path) -> None:
+    q = tmp_path / "bad.rq"
+    q.write_text("#+ name: bad\n#+ description: d\n#+ param: n integer(a..b) = 1 x\n#+ returns: n\n"
+                 "SELECT ?n WHERE { }\n", encoding="utf-8")
+    line = _error(kg("query", str(q), "-g", str(graph)))
+    assert line.startswith(f"error: {q}:3: malformed param 'n integer(a..b) = 1 x'; write '#+ param: NAME TYPE[(SPEC)]")
