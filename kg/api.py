@@ -16,11 +16,12 @@ import pyoxigraph
 from . import export, faults, outputs
 from .build import Report as BuildReport
 from .forked import Forked, forking_works
-from .errors import InputError, KgError, UsageError, ValidationFailed
+from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
 from .net import DEFAULT_MAX_BYTES
-from .queries import Results, bound_text, check_local, find_query, paged, sorted_lists
+from .queries import (Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines,
+                      sorted_lists, with_standard_prefixes)
 from .validate import Report
 from .read import display_path, spool
 from .stream import build_stream, scratch_dir
@@ -349,7 +350,17 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
     data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
     list columns come back sorted."""
     stored = None
-    if text is None:
+    shift = 0
+    if text is None and is_plain_query_file(name_or_file):
+        if params:
+            raise UsageError(f"--param goes with stored queries; {name_or_file} has no '#+ param:' header")
+        try:
+            text = Path(name_or_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise QueryError(f"{name_or_file}: cannot be read ({e}); check the path") from None
+        source = f"query file {name_or_file}"
+        text, shift = with_standard_prefixes(text, source)
+    elif text is None:
         stored = find_query(name_or_file)
         text = bound_text(stored, params)
         is_file = name_or_file.endswith(".rq") or Path(name_or_file).is_file()
@@ -358,8 +369,14 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
         raise UsageError("--param goes with stored queries; write the values into the -e text instead")
     else:
         source = "the -e query"
+        text, shift = with_standard_prefixes(text, source)
     text = paged(text, limit, offset)
-    res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes)
+    try:
+        res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes)
+    except QueryError as e:
+        if not shift:
+            raise
+        raise QueryError(shift_error_lines(str(e), shift)) from None
     return sorted_lists(res, stored.lists) if stored is not None else res
 
 

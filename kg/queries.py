@@ -366,6 +366,58 @@ def paged(text: str, limit: int | None, offset: int | None) -> str:
     return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"
 
 
+_PREFIX_USE = re.compile(r"(?<![\w?$:.\\-])((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:(?!//)")
+_PREFIX_DECL = re.compile(r"(?i)(?<![\w?$:])PREFIX\s+((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:")
+
+
+_KEYWORDS = frozenset("""BASE PREFIX SELECT CONSTRUCT DESCRIBE ASK FROM NAMED WHERE GRAPH SERVICE SILENT OPTIONAL
+UNION MINUS FILTER BIND VALUES GROUP BY HAVING ORDER ASC DESC LIMIT OFFSET DISTINCT REDUCED AS NOT IN EXISTS
+UNDEF LATERAL""".split())
+
+
+def with_standard_prefixes(text: str, source: str) -> tuple[str, int]:
+    """Ad-hoc SPARQL with the standard prefixes (``query_prefixes``) it uses but does not declare, on one
+    line put in front, and that number of lines (0 or 1, to correct the positions of an engine's error). A
+    prefix that is neither declared nor standard is a QueryError naming it and where it is first used."""
+    masked = _mask(text)
+    declared = {m.group(1) or "" for m in _PREFIX_DECL.finditer(masked)}
+    std = query_prefixes()
+    missing: dict[str, None] = {}
+    for m in _PREFIX_USE.finditer(masked):
+        prefix = m.group(1) or ""
+        if prefix in declared or prefix.upper() in _KEYWORDS:  # "SERVICE:x" is the keyword and ":x": the engine's
+            continue
+        if prefix not in std:
+            line = masked.count("\n", 0, m.start()) + 1
+            column = m.start() - (masked.rfind("\n", 0, m.start()) + 1) + 1
+            raise QueryError(f"{source}: unknown prefix '{prefix}:' at line {line}, column {column}; declare it "
+                             f"(PREFIX {prefix}: <IRI>) or use a standard prefix ({', '.join(p + ':' for p in sorted(std))})")
+        missing.setdefault(prefix)
+    if not missing:
+        return text, 0
+    return "".join(f"PREFIX {p}: <{std[p]}> " for p in missing).rstrip() + "\n" + text, 1
+
+
+def shift_error_lines(message: str, lines: int) -> str:
+    """An engine's message with the line of its ``error at LINE:COLUMN`` moved up by ``lines``."""
+    if not lines:
+        return message
+    return re.sub(r"error at (\d+):(\d+)", lambda m: f"error at {max(int(m.group(1)) - lines, 1)}:{m.group(2)}",
+                  message)
+
+
+def is_plain_query_file(name_or_file: str) -> bool:
+    """A ``.rq`` file without a ``#+`` header: an ad-hoc query."""
+    p = Path(name_or_file)
+    if not p.is_file():
+        return False
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return not any(line.startswith("#+") for line in text.splitlines())
+
+
 # The tokens whose text is not query syntax, as the SPARQL grammar reads them left to right: comments (to the
 # end of the line: \n or \r), long and short strings with their escapes, and IRIs (IRIREF's characters).
 _OPAQUE = re.compile("|".join((

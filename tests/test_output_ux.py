@@ -233,3 +233,62 @@ def test_a_malformed_param_spec_names_the_line(tmp_path: Path, graph: Path) -> N
                  "SELECT ?n WHERE { }\n", encoding="utf-8")
     line = _error(kg("query", str(q), "-g", str(graph)))
     assert line.startswith(f"error: {q}:3: malformed param 'n integer(a..b) = 1 x'; write '#+ param: NAME TYPE[(SPEC)]")
+
+
+# ---------------------------------------------------------------- ad-hoc SPARQL
+
+STD = ("biro:, c4o:, cito:, datacite:, dcterms:, fabio:, foaf:, frapo:, frbr:, kg:, literal:, owl:, prism:, pro:, "
+       "prov:, rdf:, rdfs:, schema:, skos:, tool:, topic:, xsd:")
+
+
+def test_e_text_gets_the_standard_prefixes(graph: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w schema:name ?t } ORDER BY ?t", "-f", "csv")
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == ["t", "A very long title about profiling parallel programs on many cores",
+                                     "LLVM: a compilation framework"]
+    # a prefix the text declares is its own, not the standard one
+    r = kg("query", "-g", str(graph), "-e", "PREFIX schema: <http://x.org/> SELECT ?t WHERE { ?w schema:name ?t }",
+           "-f", "csv")
+    assert r.stdout.splitlines() == ["t"]
+
+
+def test_the_standard_prefixes_go_in_only_when_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg.queries import with_standard_prefixes
+    assert with_standard_prefixes('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', "q") == \
+        ('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', 0)
+    assert with_standard_prefixes("ASK { ?s a fabio:Work ; schema:name ?n FILTER(?n != xsd:string('')) }", "q") == \
+        ("PREFIX fabio: <http://purl.org/spar/fabio/> PREFIX schema: <https://schema.org/> "
+         "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+         "ASK { ?s a fabio:Work ; schema:name ?n FILTER(?n != xsd:string('')) }", 1)
+
+
+def test_a_plain_rq_file_runs_as_an_ad_hoc_query(graph: Path, tmp_path: Path) -> None:
+    q = tmp_path / "count.rq"
+    q.write_text("# how many titles\nSELECT (COUNT(*) AS ?n) WHERE { ?w schema:name ?t }\n", encoding="utf-8")
+    r = kg("query", str(q), "-g", str(graph), "-f", "csv")
+    assert (r.exit_code, r.stdout.splitlines(), r.stderr) == (0, ["n", "2"], "")
+    r = kg("query", str(q), "-g", str(graph), "-p", "x=1")
+    assert (r.exit_code, r.stderr) == (2, f"error: --param goes with stored queries; {q} has no '#+ param:' header\n")
+
+
+def test_an_unknown_prefix_is_named_with_its_position(graph: Path, tmp_path: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE {\n  ?w zz:name ?t }")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == ("error: the -e query: unknown prefix 'zz:' at line 2, column 6; declare it (PREFIX zz: <IRI>) "
+                        f"or use a standard prefix ({STD})\n")
+    q = tmp_path / "bad.rq"
+    q.write_text("SELECT * WHERE { ?s :p ?o }\n", encoding="utf-8")
+    r = kg("query", str(q), "-g", str(graph))
+    assert r.stderr == (f"error: query file {q}: unknown prefix ':' at line 1, column 21; declare it (PREFIX : <IRI>) "
+                        f"or use a standard prefix ({STD})\n")
+
+
+def test_a_syntax_error_is_one_line_with_its_position_in_the_text_given(graph: Path) -> None:
+    # the standard prefixes put in front do not move the position the engine reports
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w schema:name ?t .\n ?w ?p }")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == ("error: the query is not valid SPARQL (error at 2:9: expected one of LATERAL, SERVICE, [_]); "
+                        "fix the query text\n")
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w <https://schema.org/name> ?t .\n ?w ?p }")
+    assert r.stderr == ("error: the query is not valid SPARQL (error at 2:9: expected one of LATERAL, SERVICE, [_]); "
+                        "fix the query text\n")
