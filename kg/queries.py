@@ -504,6 +504,34 @@ def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
     return Results(res.columns, rows, res.boolean, res.graph_nt)
 
 
+XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+_BARE = {  # literals the W3C TSV format (Turtle syntax) may write bare, by datatype: the lexical forms allowed
+    XSD_NS + "integer": re.compile(r"[+-]?[0-9]+"),
+    XSD_NS + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
+    XSD_NS + "double": re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+"),
+    XSD_NS + "boolean": re.compile(r"true|false"),
+}
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
+
+
+def tsv_term(c: Cell) -> str:
+    """A term in the W3C SPARQL 1.1 TSV results format: Turtle/SPARQL syntax (``<iri>``, ``"text"@en``,
+    ``"v"^^<dt>``, bare numbers and booleans, ``_:b``); empty when unbound."""
+    if c is None:
+        return ""
+    kind, value, dt, lang = c
+    if kind == "uri":
+        return f"<{value}>"
+    if kind == "bnode":
+        return f"_:{value}"
+    if dt and (bare := _BARE.get(dt)) and bare.fullmatch(value):
+        return value
+    text = '"' + value.translate(_TSV_ESCAPES) + '"'
+    if lang:
+        return f"{text}@{lang}"
+    return f"{text}^^<{dt}>" if dt and dt != XSD_NS + "string" else text
+
+
 def cell_text(c: Cell) -> str:
     return "" if c is None else c[1]
 
@@ -534,12 +562,16 @@ def render(res: Results, fmt: str, width: int | None = None) -> str:
             bindings.append(b)
         doc = {"head": {"vars": res.columns}, "results": {"bindings": bindings}}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
-    texts = [[cell_text(c) for c in row] for row in res.rows]
-    if fmt in ("csv", "tsv"):
+    if fmt == "tsv":
+        lines = ["\t".join("?" + c for c in res.columns)]
+        lines += ["\t".join(tsv_term(c) for c in row) for row in res.rows]
+        return "\n".join(lines) + "\n"
+    texts = [[cell_text(c) if c is None or c[0] != "bnode" else "_:" + c[1] for c in row] for row in res.rows]
+    if fmt == "csv":
         buf = io.StringIO()
-        w = csv.writer(buf, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
+        w = csv.writer(buf, lineterminator="\r\n")
         w.writerow(res.columns)
-        w.writerows([[t.replace("\t", " ").replace("\n", " ") if fmt == "tsv" else t for t in r] for r in texts])
+        w.writerows(texts)
         return buf.getvalue()
     flat = [[t.replace("\n", " ") for t in r] for r in texts]
     if fmt == "markdown":

@@ -292,3 +292,37 @@ def test_a_syntax_error_is_one_line_with_its_position_in_the_text_given(graph: P
     r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w <https://schema.org/name> ?t .\n ?w ?p }")
     assert r.stderr == ("error: the query is not valid SPARQL (error at 2:9: expected one of LATERAL, SERVICE, [_]); "
                         "fix the query text\n")
+
+
+# ---------------------------------------------------------------- conventions
+
+TERMS = r"""<https://x.org/a> <https://x.org/p> "a\"b\tc\nd,e\\f"@en .
+<https://x.org/a> <https://x.org/q> "12"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<https://x.org/a> <https://x.org/r> "1.5"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+<https://x.org/a> <https://x.org/s> "plain, with a comma" .
+<https://x.org/a> <https://x.org/t> "2020"^^<http://www.w3.org/2001/XMLSchema#gYear> .
+<https://x.org/a> <https://x.org/u> "true"^^<http://www.w3.org/2001/XMLSchema#boolean> .
+<https://x.org/a> <https://x.org/v> "1.0E3"^^<http://www.w3.org/2001/XMLSchema#double> .
+<https://x.org/a> <https://x.org/w> "x\u00e9\r"^^<https://x.org/dt> .
+<https://x.org/a> <https://x.org/x> <https://x.org/b> .
+"""
+TERMS_QUERY = "SELECT ?s ?p ?o ?unbound WHERE { ?s ?p ?o } ORDER BY ?p"
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_tsv_and_csv_are_the_w3c_formats_as_pyoxigraph_writes_them(tmp_path: Path, fmt: str) -> None:
+    import pyoxigraph
+    g = tmp_path / "terms.nt"
+    g.write_text(TERMS, encoding="utf-8")
+    store = pyoxigraph.Store()
+    store.load(path=str(g), format=pyoxigraph.RdfFormat.N_TRIPLES)
+    want = store.query(TERMS_QUERY).serialize(
+        format=pyoxigraph.QueryResultsFormat.TSV if fmt == "tsv" else pyoxigraph.QueryResultsFormat.CSV)
+    r = CliRunner().invoke(main, ["query", "-g", str(g), "-e", TERMS_QUERY, "-f", fmt], env={"KG_TERMINAL": "0"})
+    assert r.exit_code == 0, r.output
+    assert r.stdout_bytes == want
+    if fmt == "tsv":
+        assert r.stdout_bytes.startswith(b"?s\t?p\t?o\t?unbound\n")
+        assert b'"a\\"b\\tc\\nd,e\\\\f"@en' in r.stdout_bytes and b"\t12\t" in r.stdout_bytes
+    else:
+        assert r.stdout_bytes.startswith(b"s,p,o,unbound\r\n") and r.stdout_bytes.count(b"\r\n") == 10
