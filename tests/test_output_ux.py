@@ -326,3 +326,56 @@ def test_tsv_and_csv_are_the_w3c_formats_as_pyoxigraph_writes_them(tmp_path: Pat
         assert b'"a\\"b\\tc\\nd,e\\\\f"@en' in r.stdout_bytes and b"\t12\t" in r.stdout_bytes
     else:
         assert r.stdout_bytes.startswith(b"s,p,o,unbound\r\n") and r.stdout_bytes.count(b"\r\n") == 10
+
+
+def _kg_script() -> str:
+    import shutil
+    import sys
+    beside = Path(sys.executable).parent / "kg"
+    found = str(beside) if beside.exists() else shutil.which("kg")
+    assert found, "the kg command is not installed (pip install -e .)"
+    return found
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """``kg export | head -1``: exit 141 (128 + SIGPIPE, as a shell reports other tools) and nothing on stderr."""
+    import subprocess
+    big = tmp_path / "big.nt"
+    big.write_text("".join(f"<https://x.org/s{i:06d}> <https://schema.org/name> \"name number {i} of many\" .\n"
+                           for i in range(40_000)), encoding="utf-8")  # ~3 MB: far more than a pipe's buffer
+    for args in (["export", str(big), "-f", "nt"], ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }", "-f", "tsv"]):
+        p = subprocess.Popen([_kg_script(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={"PATH": "/usr/bin:/bin", "KG_HOME": str(tmp_path / "ws")})
+        assert p.stdout is not None and p.stderr is not None
+        first = p.stdout.readline()
+        p.stdout.close()
+        err = p.stderr.read()
+        assert p.wait() in (0, 141), (args, err)
+        assert err == b"", err
+        assert first.startswith((b"<https://x.org/s", b"?s")), first
+
+
+@pytest.mark.parametrize("ext", [".nquads", ".turtle", ".json-ld", ".ntriples", ".nq", ".ttl", ".jsonld"])
+def test_every_export_extension_is_read_back(graph: Path, tmp_path: Path, ext: str) -> None:
+    out = tmp_path / f"g{ext}"
+    assert kg("export", str(graph), "-o", str(out)).exit_code == 0
+    r = kg("query", "-g", str(out), "-e", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "-f", "csv")
+    assert (r.exit_code, r.stdout.splitlines(), r.stderr) == (0, ["n", "4"], "")
+
+
+@pytest.mark.parametrize("fmt", ["nt", "turtle", "json-ld", "nquads", "xml"])
+def test_g_dash_reads_a_graph_on_standard_input(graph: Path, fmt: str) -> None:
+    data = kg("export", str(graph), "-f", fmt).stdout_bytes
+    r = CliRunner().invoke(main, ["query", "-g", "-", "-e", TITLES, "-f", "csv"], input=data,
+                           env={"KG_TERMINAL": "0"})
+    assert (r.exit_code, r.stderr) == (0, ""), r.output
+    assert r.stdout == kg("query", "-g", str(graph), "-e", TITLES, "-f", "csv").stdout
+
+
+def test_e_dash_reads_the_query_from_standard_input(graph: Path) -> None:
+    r = CliRunner().invoke(main, ["query", "-g", str(graph), "-e", "-", "-f", "csv"], input=TITLES + "\n",
+                           env={"KG_TERMINAL": "0"})
+    assert (r.exit_code, r.stderr) == (0, ""), r.output
+    assert r.stdout == kg("query", "-g", str(graph), "-e", TITLES, "-f", "csv").stdout
+    r = CliRunner().invoke(main, ["query", "-g", "-", "-e", "-"], input="x")
+    assert (r.exit_code, r.stderr) == (2, "error: -e - and -g - both want standard input; give one of them as a file\n")
