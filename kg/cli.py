@@ -322,7 +322,8 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
     \b
     Example:
       kg query tools-cited-by-profiling-and-compiler --format csv
-      kg query works-citing -p work=https://doi.org/10.1145/2024716.2024718
+      kg query works-citing -p target=pytorch --limit 20
+      kg query -e "SELECT ?title WHERE { ?w schema:name ?title }" -f tsv
     """
     if not name and not text:
         raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
