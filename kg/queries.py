@@ -349,6 +349,18 @@ _PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^
 _TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
 
 
+def _outer(masked: str) -> str:
+    """The masked text with everything inside braces blanked: what is left is the outer query's own syntax."""
+    out, depth = [], 0
+    for ch in masked:
+        if ch == "{":
+            depth += 1
+        out.append(ch if depth == 0 else " ")
+        if ch == "}":
+            depth = max(depth - 1, 0)
+    return "".join(out)
+
+
 def paged(text: str, limit: int | None, offset: int | None) -> str:
     """The query with LIMIT/OFFSET on its outer query, so the engine computes only that page. Appended after
     the outer query's solution modifiers; when those already hold a LIMIT, OFFSET or a trailing VALUES, the
@@ -358,9 +370,7 @@ def paged(text: str, limit: int | None, offset: int | None) -> str:
     page = (f" LIMIT {limit}" if limit is not None else "") + (f" OFFSET {offset}" if offset else "")
     if not page:
         return text
-    masked = _mask(text)
-    close = masked.rfind("}")
-    if close < 0 or not _TAIL_PAGING.search(masked[close + 1:]):
+    if not _TAIL_PAGING.search(_outer(_mask(text))):
         return text.rstrip() + "\n" + page.strip() + "\n"
     cut = _PROLOGUE.match(text).end()
     return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"

@@ -126,6 +126,9 @@ def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
     # a LIMIT inside a string or a subquery is not the outer query's
     q2 = 'SELECT ?w WHERE { { SELECT ?w WHERE { ?w ?p "LIMIT 3" } LIMIT 3 } } ORDER BY ?w'
     assert paged(q2, 1, 0) == q2 + "\nLIMIT 1\n"
+    # a trailing VALUES clause (after the last brace of the WHERE) makes it a subquery too
+    q3 = "SELECT ?w WHERE { ?w ?p ?o } VALUES ?w { <https://x.org/a> }"
+    assert paged(q3, 1, None) == f"\nSELECT * WHERE {{\n{q3}\n}} LIMIT 1\n"
 
 
 def test_limit_and_offset_page_a_stored_query(graph: Path, tmp_path: Path) -> None:
