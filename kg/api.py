@@ -16,11 +16,12 @@ import pyoxigraph
 from . import export, faults, outputs
 from .build import Report as BuildReport
 from .forked import Forked, forking_works
-from .errors import InputError, KgError, UsageError, ValidationFailed
+from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .ids import DEFAULT_BASE
 from .map.context import Context
 from .net import DEFAULT_MAX_BYTES
-from .queries import Results, bound_text, check_local, find_query, sorted_lists
+from .queries import (Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines,
+                      sorted_lists, with_standard_prefixes)
 from .validate import Report
 from .read import display_path, spool
 from .stream import build_stream, scratch_dir
@@ -342,8 +343,8 @@ def _canonical(path: Path) -> bool:
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
-          max_bytes: int = DEFAULT_MAX_BYTES, default_graphs: tuple[str, ...] = (),
-          named_graphs: tuple[str, ...] = ()) -> Results:
+          max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
+          default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = ()) -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
     graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint
     (bounded by ``timeout`` seconds and ``max_bytes``; asked to answer over ``default_graphs`` and
@@ -351,7 +352,17 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
     data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
     list columns come back sorted."""
     stored = None
-    if text is None:
+    shift = 0
+    if text is None and is_plain_query_file(name_or_file):
+        if params:
+            raise UsageError(f"--param goes with stored queries; {name_or_file} has no '#+ param:' header")
+        try:
+            text = Path(name_or_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise QueryError(f"{name_or_file}: cannot be read ({e}); check the path") from None
+        source = f"query file {name_or_file}"
+        text, shift = with_standard_prefixes(text, source)
+    elif text is None:
         stored = find_query(name_or_file)
         text = bound_text(stored, params)
         is_file = name_or_file.endswith(".rq") or Path(name_or_file).is_file()
@@ -360,11 +371,18 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
         raise UsageError("--param goes with stored queries; write the values into the -e text instead")
     else:
         source = "the -e query"
+        text, shift = with_standard_prefixes(text, source)
     if (default_graphs or named_graphs) and not endpoint:
         raise UsageError("--default-graph-uri and --named-graph-uri go with --endpoint; a local source answers "
                          "over the union of its graphs")
-    res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes,
-                 default_graphs, named_graphs)
+    text = paged(text, limit, offset)
+    try:
+        res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes,
+                     default_graphs, named_graphs)
+    except QueryError as e:
+        if not shift:
+            raise
+        raise QueryError(shift_error_lines(str(e), shift)) from None
     return sorted_lists(res, stored.lists) if stored is not None else res
 
 

@@ -19,6 +19,7 @@ from .ids import DEFAULT_BASE
 from .net import DEFAULT_MAX_BYTES
 from .queries import render, stored_queries
 from .resources import seeds_dir
+from .table import terminal_width
 
 FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
@@ -64,6 +65,9 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except OSError as e:
+            if e.errno == errno.EPIPE:  # the reader went away (| head): end quietly, as other tools do
+                _quiet_stdout()
+                sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a tool the signal ended
             if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                 raise
             raise _disk_full(e.filename or api.workspace(), e.strerror) from None
@@ -71,6 +75,17 @@ class _Group(click.Group):
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
             raise _disk_full(api.workspace(), str(e)) from None
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the flush at exit does not meet the closed pipe again."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # (no real file descriptor, as under a test runner)
+        pass
 
 
 def _disk_full(where: object, why: str) -> Fail:
@@ -231,6 +246,32 @@ def export_cmd(graph: Path | None, output: str, fmt: str | None) -> None:
         raise _fail(e) from None
 
 
+def _sniffed_suffix(head: bytes) -> str:
+    """The extension of the RDF format a graph on standard input looks like: JSON-LD, RDF/XML, N-Quads
+    (lines of <...> terms; N-Triples too) or else TriG (which reads Turtle too)."""
+    start = head.lstrip()
+    if start[:1] in (b"{", b"["):
+        return ".jsonld"
+    if start.startswith((b"<?xml", b"<rdf:")):
+        return ".rdf"
+    first = start.split(b"\n", 1)[0].rstrip()
+    return ".nq" if start.startswith((b"<", b"_:")) and first.endswith(b".") else ".trig"
+
+
+def _stdin_graphs(graphs: tuple[Path, ...], scratch: Path) -> list[Path]:
+    """The graph files, with '-' read from standard input into a file of ``scratch`` (its format sniffed)."""
+    out = []
+    for g in graphs:
+        if str(g) != "-":
+            out.append(g)
+            continue
+        data = sys.stdin.buffer.read()
+        path = scratch / f"stdin{_sniffed_suffix(data[:4096])}"
+        path.write_bytes(data)
+        out.append(path)
+    return out
+
+
 def _params(values: tuple[str, ...]) -> dict[str, str]:
     out = {}
     for v in values:
@@ -243,9 +284,11 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
 
 @main.command()
 @click.argument("name", required=False)
-@click.option("-e", "--expr", "text", help="Run this SPARQL text instead of a stored query.")
+@click.option("-e", "--expr", "text", help="Run this SPARQL text instead of a stored query ('-': read it from "
+                                           "standard input).")
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
-              help="Query these graph files (default: the workspace graph).")
+              help="Query these graph files (default: the workspace graph; '-': a graph on standard input, "
+                   "N-Quads/N-Triples, Turtle/TriG, JSON-LD or RDF/XML).")
 @click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
 @click.option("--store", type=click.Path(path_type=Path), help="Query the embedded store built by 'kg build --store DIR'.")
 @click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (http or https URL).")
@@ -267,9 +310,15 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
               help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
+@click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N",
+              help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
+@click.option("--offset", type=click.IntRange(min=0), metavar="N",
+              help="Skip the first N rows (an OFFSET on the outer query); with --limit, a page.")
 def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
           store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
-          max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str) -> None:
+          max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str, wide: bool,
+          limit: int | None, offset: int | None) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
     Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
@@ -279,17 +328,25 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
     \b
     Example:
       kg query tools-cited-by-profiling-and-compiler --format csv
-      kg query works-citing -p work=https://doi.org/10.1145/2024716.2024718
+      kg query works-citing -p target=pytorch --limit 20
+      kg query -e "SELECT ?title WHERE { ?w schema:name ?title }" -f tsv
     """
     if not name and not text:
         raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
+    if text == "-":
+        if any(str(g) == "-" for g in graphs):
+            raise Fail("-e - and -g - both want standard input; give one of them as a file")
+        text = sys.stdin.read()
+    import tempfile
     try:
-        res = api.query(name or "", _params(params), list(graphs) or None, text=text, store=store,
-                        endpoint=endpoint, engine=engine, allow_remote=allow_remote, timeout=timeout,
-                        max_bytes=max_bytes, default_graphs=default_graphs, named_graphs=named_graphs)
+        with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
+            res = api.query(name or "", _params(params), _stdin_graphs(graphs, Path(scratch)) or None, text=text,
+                            store=store, endpoint=endpoint, engine=engine, allow_remote=allow_remote,
+                            timeout=timeout, max_bytes=max_bytes, limit=limit, offset=offset,
+                            default_graphs=default_graphs, named_graphs=named_graphs)
     except KgError as e:
         raise _fail(e) from None
-    click.echo(render(res, fmt), nl=False)
+    click.echo(render(res, fmt, None if wide else terminal_width(sys.stdout)), nl=False)
 
 
 @main.command()
@@ -319,7 +376,7 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, ti
         res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
     except KgError as e:
         raise _fail(e) from None
-    click.echo(render(res, fmt), nl=False)
+    click.echo(render(res, fmt, terminal_width(sys.stdout)), nl=False)
 
 
 @main.command()

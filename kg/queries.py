@@ -11,26 +11,36 @@ what would make an engine fetch data from elsewhere (SERVICE, FROM, FROM NAMED),
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import orjson
 
 from .errors import QueryError
-from .resources import queries_dir
-from .terms import XSD_DATE, XSD_INTEGER, is_valid_iri, lit
+from .ids import DEFAULT_BASE, Minter
+from .resources import data_file, queries_dir
+from .table import is_identifier, table
+from .terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
+from .vocab import PREFIXES
 
-PARAM_TYPES = ("iri", "string", "integer", "date")
+PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<kinds>[a-z]+(?:\|[a-z]+)*)\))?"
+_PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<spec>[^()\s]*)\))?"
                     r"(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
-IRI_KINDS = ("topic",)  # iri(topic): a bare topic id (or topic:id) is accepted for the topic's IRI
+IRI_KINDS = ("tool", "work", "topic")  # iri(tool|work|topic): also a bare id (or tool:id, a DOI, topic:id) of a kind
+_RANGE = re.compile(r"^(?P<low>[+-]?[0-9.]*)\.\.(?P<high>[+-]?[0-9.]*)$")  # integer(1..), decimal(0..1)
+_ALLOWED = re.compile(r"^(?:@tool-categories|[A-Za-z0-9_.+-]+(?:\|[A-Za-z0-9_.+-]+)*)$")  # string(a|b|c)
+PARAM_SYNTAX = ("'#+ param: NAME TYPE[(SPEC)] = DEFAULT description' with TYPE one of " + ", ".join(PARAM_TYPES) +
+                "; SPEC: iri(tool|work|topic), integer(MIN..MAX), decimal(MIN..MAX) (either end may be left out), "
+                "string(a|b|c) or string(@tool-categories)")
 
 
 @dataclass(frozen=True)
@@ -39,11 +49,39 @@ class Param:
     type: str
     default: str | None
     description: str
-    kinds: tuple[str, ...] = ()  # for iri: the kinds of bare ids it also takes (iri(topic))
+    kinds: tuple[str, ...] = ()  # for iri: the kinds of bare ids it also takes (iri(tool|work|topic))
+    low: str | None = None  # for integer/decimal: the least value allowed
+    high: str | None = None  # ... and the greatest
+    allowed: tuple[str, ...] = ()  # for string: the values allowed ("@tool-categories": the catalogue's)
 
     @property
     def var(self) -> str:
         return self.name.replace("-", "_")
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The allowed values of a string parameter (the catalogue's categories read for @tool-categories)."""
+        if self.allowed == ("@tool-categories",):
+            return tool_categories()
+        return self.allowed
+
+
+def _param_spec(ptype: str, spec: str | None) -> dict | None:
+    """The Param fields of a ``TYPE(SPEC)``, or None when the spec does not fit the type."""
+    if spec is None:
+        return {}
+    if ptype == "iri":
+        kinds = tuple(spec.split("|"))
+        return {"kinds": kinds} if spec and not set(kinds) - set(IRI_KINDS) else None
+    if ptype in ("integer", "decimal") and (m := _RANGE.match(spec)):
+        num = r"[+-]?[0-9]+" if ptype == "integer" else r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+        ends = [m.group("low") or None, m.group("high") or None]
+        if all(e is None or re.fullmatch(num, e) for e in ends):
+            return {"low": ends[0], "high": ends[1]}
+        return None
+    if ptype == "string" and _ALLOWED.match(spec):
+        return {"allowed": tuple(spec.split("|"))}
+    return None
 
 
 @dataclass(frozen=True)
@@ -77,19 +115,16 @@ def parse_query_file(path: Path) -> StoredQuery:
         key, value = m.group(1).lower(), m.group(2)
         if key == "param":
             pm = _PARAM.match(value)
-            kinds = tuple(pm.group("kinds").split("|")) if pm and pm.group("kinds") else ()
-            if not pm or pm.group("type") not in PARAM_TYPES or (kinds and (pm.group("type") != "iri" or
-                                                                             set(kinds) - set(IRI_KINDS))):
-                raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write "
-                                 f"'#+ param: NAME TYPE = DEFAULT description' with TYPE one of {', '.join(PARAM_TYPES)}"
-                                 f" (an iri may take ids of a kind: iri({'|'.join(IRI_KINDS)}))")
+            fields = _param_spec(pm.group("type"), pm.group("spec")) if pm and pm.group("type") in PARAM_TYPES else None
+            if fields is None:
+                raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write {PARAM_SYNTAX}")
             if pm.group("default") is None:
                 raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
                                  "give one with '= DEFAULT' so the query runs bare")
             default = pm.group("default")
             if default.startswith('"'):
                 default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), kinds)
+            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), **fields)
             try:
                 bind_term(param, default)
             except QueryError as e:
@@ -140,26 +175,23 @@ def find_query(name_or_file: str) -> StoredQuery:
 
 
 def bind_term(param: Param, value: str) -> str:
-    """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped)."""
+    """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped); a value out of
+    the parameter's range or allowed values is a QueryError that lists what is allowed."""
     if param.type == "iri":
-        v = value[1:-1] if value.startswith("<") and value.endswith(">") else value
-        if "topic" in param.kinds and (m := re.fullmatch(r"(?:topic:)?([a-z0-9]+(?:-[a-z0-9]+)*)", v.strip())):
-            from .topics import TOPIC_NS, concepts
-            ids = [c.id for c in concepts()]
-            if m.group(1) in ids:
-                return f"<{TOPIC_NS}{m.group(1)}>"
-            raise QueryError(f"--param {param.name}={value!r} is no topic id of the scheme; use a topic IRI or one of: "
-                             f"{', '.join(sorted(ids))} ('kg query topics' shows the works' topics)")
-        if not is_valid_iri(v):
-            raise QueryError(f"--param {param.name}={value!r} is not an absolute IRI")
-        return "<" + v + ">"
+        return "<" + resolve_iri(param, value) + ">"
     if param.type == "integer":
         if not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
-            raise QueryError(f"--param {param.name}={_shown(value)} is not an integer")
+            raise QueryError(f"--param {param.name}={_shown(value)} is not an integer{_range_text(param)}")
         if len(value.strip().lstrip("+-").lstrip("0")) > 19 or not INT_MIN <= int(value) <= INT_MAX:
             raise QueryError(f"--param {param.name}={_shown(value)} is out of range; give an integer from "
                              f"{INT_MIN} to {INT_MAX}")
+        _check_range(param, value, int)
         return lit(str(int(value)), XSD_INTEGER)
+    if param.type == "decimal":
+        if not re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)", value.strip()) or len(value.strip()) > 40:
+            raise QueryError(f"--param {param.name}={_shown(value)} is not a decimal number{_range_text(param)}")
+        _check_range(param, value, Decimal)
+        return lit(_decimal_text(Decimal(value.strip())), XSD_DECIMAL)
     if param.type == "date":
         try:
             day = date.fromisoformat(value.strip()) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value.strip()) else None
@@ -168,7 +200,96 @@ def bind_term(param: Param, value: str) -> str:
         if day is None:
             raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
         return lit(day.isoformat(), XSD_DATE)
+    if param.allowed and value not in param.choices:
+        raise QueryError(f"--param {param.name}={_shown(value)} is not allowed; give one of: {', '.join(param.choices)}")
     return sparql_string(value)
+
+
+def _range_text(param: Param) -> str:
+    if param.low is None and param.high is None:
+        return ""
+    if param.high is None:
+        return f"; give {param.low} or more"
+    if param.low is None:
+        return f"; give {param.high} or less"
+    return f"; give {param.low} to {param.high}"
+
+
+def _check_range(param: Param, value: str, num: type) -> None:
+    v = num(value.strip())
+    if (param.low is not None and v < num(param.low)) or (param.high is not None and v > num(param.high)):
+        raise QueryError(f"--param {param.name}={_shown(value)} is out of range{_range_text(param)}")
+
+
+def _decimal_text(d: Decimal) -> str:
+    text = format(d, "f")
+    return text if "." in text else text + ".0"
+
+
+DOI_FORM = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?(10\.[0-9]{4,9}/\S+)$", re.I)
+_BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
+
+
+def query_prefixes() -> dict[str, str]:
+    """The project's standard prefixes for SPARQL: the graph's (kg.vocab.PREFIXES) plus tool: and topic:."""
+    from .topics import TOPIC_NS
+    return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC_NS}
+
+
+def tool_categories() -> tuple[str, ...]:
+    """The tool categories of the catalogue (kg/data/tools.json), sorted."""
+    return tuple(sorted(orjson.loads(data_file("tools.json").read_bytes())["categories"]))
+
+
+def _tool_ids() -> list[str]:
+    return sorted(t["id"] for t in orjson.loads(data_file("tools.json").read_bytes())["tools"])
+
+
+def _topic_ids() -> list[str]:
+    from .topics import concepts
+    return sorted(c.id for c in concepts())
+
+
+def resolve_iri(param: Param, value: str) -> str:
+    """The IRI an ``iri`` parameter value names: an IRI (``<...>`` or bare), a DOI (``10.x/y``, ``doi:``,
+    ``https://doi.org/``) for a work, a prefixed name of the standard prefixes (``tool:pytorch``,
+    ``topic:profiling``, ``schema:Person``) or, for a parameter of declared kinds, a bare tool or topic id."""
+    v = value.strip()
+    v = v[1:-1] if v.startswith("<") and v.endswith(">") else v
+    kinds = param.kinds
+    what = "a " + " or ".join(kinds) if kinds else "an IRI"
+    if (m := DOI_FORM.match(v)) and (not kinds or "work" in kinds):
+        return Minter.doi(m.group(1))[1:-1]
+    prefixes = query_prefixes()
+    prefix, sep, local = v.partition(":")
+    if sep and prefix in prefixes and not local.startswith("//"):
+        if prefix in ("tool", "topic"):
+            return _checked_id(param, value, prefix, local)
+        return prefixes[prefix] + local
+    if kinds and _BARE_ID.match(v) and (kinds := tuple(k for k in kinds if k in ("tool", "topic"))):
+        for kind in kinds:
+            if v in (_tool_ids() if kind == "tool" else _topic_ids()):
+                return prefixes[kind] + v
+        return _checked_id(param, value, kinds[0], v, kinds)
+    if not is_valid_iri(v) or ":" not in v:
+        raise QueryError(f"--param {param.name}={_shown(value)} is not an IRI, a DOI or a prefixed name "
+                         f"({', '.join(p + ':' for p in sorted(prefixes))}); the parameter takes {what}")
+    return v
+
+
+def _checked_id(param: Param, value: str, kind: str, local: str, kinds: tuple[str, ...] = ()) -> str:
+    ids = _tool_ids() if kind == "tool" else _topic_ids()
+    if local in ids:
+        return query_prefixes()[kind] + local
+    kinds = kinds or (kind,)
+    if "topic" in kinds:
+        topics = _topic_ids()
+        raise QueryError(f"--param {param.name}={_shown(value)} is no {' or '.join(kinds)} id of the scheme; give "
+                         f"one of the topics: {', '.join(topics)}" + (" (or a tool id: 'kg query tools' lists them)"
+                                                                      if "tool" in kinds else ""))
+    near = difflib.get_close_matches(local, ids, n=5, cutoff=0.6)
+    raise QueryError(f"--param {param.name}={_shown(value)} is no tool id of the catalogue; "
+                     + (f"did you mean {', '.join(near)}? " if near else "") + "'kg query tools' lists the tools")
 
 
 def _shown(value: str, most: int = 40) -> str:
@@ -222,6 +343,89 @@ def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
         out += [query.text[last:end], block]
         last = end
     return "".join(out) + query.text[last:]
+
+
+_PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*")
+_TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
+
+
+def _outer(masked: str) -> str:
+    """The masked text with everything inside braces blanked: what is left is the outer query's own syntax."""
+    out, depth = [], 0
+    for ch in masked:
+        if ch == "{":
+            depth += 1
+        out.append(ch if depth == 0 else " ")
+        if ch == "}":
+            depth = max(depth - 1, 0)
+    return "".join(out)
+
+
+def paged(text: str, limit: int | None, offset: int | None) -> str:
+    """The query with LIMIT/OFFSET on its outer query, so the engine computes only that page. Appended after
+    the outer query's solution modifiers; when those already hold a LIMIT, OFFSET or a trailing VALUES, the
+    query becomes a subquery of ``SELECT * { ... } LIMIT n OFFSET m`` (its prologue kept in front)."""
+    if limit is None and offset is None:
+        return text
+    page = (f" LIMIT {limit}" if limit is not None else "") + (f" OFFSET {offset}" if offset else "")
+    if not page:
+        return text
+    if not _TAIL_PAGING.search(_outer(_mask(text))):
+        return text.rstrip() + "\n" + page.strip() + "\n"
+    cut = _PROLOGUE.match(text).end()
+    return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"
+
+
+_PREFIX_USE = re.compile(r"(?<![\w?$:.\\-])((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:(?!//)")
+_PREFIX_DECL = re.compile(r"(?i)(?<![\w?$:])PREFIX\s+((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:")
+
+
+_KEYWORDS = frozenset("""BASE PREFIX SELECT CONSTRUCT DESCRIBE ASK FROM NAMED WHERE GRAPH SERVICE SILENT OPTIONAL
+UNION MINUS FILTER BIND VALUES GROUP BY HAVING ORDER ASC DESC LIMIT OFFSET DISTINCT REDUCED AS NOT IN EXISTS
+UNDEF LATERAL""".split())
+
+
+def with_standard_prefixes(text: str, source: str) -> tuple[str, int]:
+    """Ad-hoc SPARQL with the standard prefixes (``query_prefixes``) it uses but does not declare, on one
+    line put in front, and that number of lines (0 or 1, to correct the positions of an engine's error). A
+    prefix that is neither declared nor standard is a QueryError naming it and where it is first used."""
+    masked = _mask(text)
+    declared = {m.group(1) or "" for m in _PREFIX_DECL.finditer(masked)}
+    std = query_prefixes()
+    missing: dict[str, None] = {}
+    for m in _PREFIX_USE.finditer(masked):
+        prefix = m.group(1) or ""
+        if prefix in declared or prefix.upper() in _KEYWORDS:  # "SERVICE:x" is the keyword and ":x": the engine's
+            continue
+        if prefix not in std:
+            line = masked.count("\n", 0, m.start()) + 1
+            column = m.start() - (masked.rfind("\n", 0, m.start()) + 1) + 1
+            raise QueryError(f"{source}: unknown prefix '{prefix}:' at line {line}, column {column}; declare it "
+                             f"(PREFIX {prefix}: <IRI>) or use a standard prefix ({', '.join(p + ':' for p in sorted(std))})")
+        missing.setdefault(prefix)
+    if not missing:
+        return text, 0
+    return "".join(f"PREFIX {p}: <{std[p]}> " for p in missing).rstrip() + "\n" + text, 1
+
+
+def shift_error_lines(message: str, lines: int) -> str:
+    """An engine's message with the line of its ``error at LINE:COLUMN`` moved up by ``lines``."""
+    if not lines:
+        return message
+    return re.sub(r"error at (\d+):(\d+)", lambda m: f"error at {max(int(m.group(1)) - lines, 1)}:{m.group(2)}",
+                  message)
+
+
+def is_plain_query_file(name_or_file: str) -> bool:
+    """A ``.rq`` file without a ``#+`` header: an ad-hoc query."""
+    p = Path(name_or_file)
+    if not p.is_file():
+        return False
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return not any(line.startswith("#+") for line in text.splitlines())
 
 
 # The tokens whose text is not query syntax, as the SPARQL grammar reads them left to right: comments (to the
@@ -310,12 +514,41 @@ def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
     return Results(res.columns, rows, res.boolean, res.graph_nt)
 
 
+XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+_BARE = {  # literals the W3C TSV format (Turtle syntax) may write bare, by datatype: the lexical forms allowed
+    XSD_NS + "integer": re.compile(r"[+-]?[0-9]+"),
+    XSD_NS + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
+    XSD_NS + "double": re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+"),
+    XSD_NS + "boolean": re.compile(r"true|false"),
+}
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
+
+
+def tsv_term(c: Cell) -> str:
+    """A term in the W3C SPARQL 1.1 TSV results format: Turtle/SPARQL syntax (``<iri>``, ``"text"@en``,
+    ``"v"^^<dt>``, bare numbers and booleans, ``_:b``); empty when unbound."""
+    if c is None:
+        return ""
+    kind, value, dt, lang = c
+    if kind == "uri":
+        return f"<{value}>"
+    if kind == "bnode":
+        return f"_:{value}"
+    if dt and (bare := _BARE.get(dt)) and bare.fullmatch(value):
+        return value
+    text = '"' + value.translate(_TSV_ESCAPES) + '"'
+    if lang:
+        return f"{text}@{lang}"
+    return f"{text}^^<{dt}>" if dt and dt != XSD_NS + "string" else text
+
+
 def cell_text(c: Cell) -> str:
     return "" if c is None else c[1]
 
 
-def render(res: Results, fmt: str, width: int = 80) -> str:
-    """Results as table (fits ``width`` columns), csv, tsv, json (SPARQL 1.1 JSON results) or markdown."""
+def render(res: Results, fmt: str, width: int | None = None) -> str:
+    """Results as table (whole values; with ``width``, shortened to fit it: see kg.table), csv, tsv, json
+    (SPARQL 1.1 JSON results) or markdown."""
     if res.graph_nt is not None:
         return res.graph_nt
     if res.boolean is not None:
@@ -339,12 +572,16 @@ def render(res: Results, fmt: str, width: int = 80) -> str:
             bindings.append(b)
         doc = {"head": {"vars": res.columns}, "results": {"bindings": bindings}}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
-    texts = [[cell_text(c) for c in row] for row in res.rows]
-    if fmt in ("csv", "tsv"):
+    if fmt == "tsv":
+        lines = ["\t".join("?" + c for c in res.columns)]
+        lines += ["\t".join(tsv_term(c) for c in row) for row in res.rows]
+        return "\n".join(lines) + "\n"
+    texts = [[cell_text(c) if c is None or c[0] != "bnode" else "_:" + c[1] for c in row] for row in res.rows]
+    if fmt == "csv":
         buf = io.StringIO()
-        w = csv.writer(buf, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
+        w = csv.writer(buf, lineterminator="\r\n")
         w.writerow(res.columns)
-        w.writerows([[t.replace("\t", " ").replace("\n", " ") if fmt == "tsv" else t for t in r] for r in texts])
+        w.writerows(texts)
         return buf.getvalue()
     flat = [[t.replace("\n", " ") for t in r] for r in texts]
     if fmt == "markdown":
@@ -352,22 +589,6 @@ def render(res: Results, fmt: str, width: int = 80) -> str:
         out = ["| " + " | ".join(res.columns) + " |", "|" + "---|" * len(res.columns)]
         out += ["| " + " | ".join(r) + " |" for r in esc]
         return "\n".join(out) + "\n"
-    return _table(res.columns, flat, width)
-
-
-def _table(columns: list[str], rows: list[list[str]], width: int) -> str:
-    if not columns:
-        return "(no columns)\n"
-    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(columns)]
-    budget = max(width - 2 * (len(columns) - 1), len(columns) * 4)
-    while sum(widths) > budget:
-        i = widths.index(max(widths))
-        widths[i] -= 1
-    def fit(text: str, w: int) -> str:
-        return text if len(text) <= w else text[: max(w - 1, 0)] + "…"
-    lines = ["  ".join(fit(c, w).ljust(w) for c, w in zip(columns, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    for r in rows:
-        lines.append("  ".join(fit(t, w).ljust(w) for t, w in zip(r, widths)).rstrip())
-    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
-    return "\n".join(lines) + "\n"
+    ident = [any(c is not None and is_identifier(c[1], c[0] == "uri") for c in (row[i] for row in res.rows))
+             for i in range(len(res.columns))]
+    return table(res.columns, flat, ident, width)

@@ -27,6 +27,9 @@ _FORMATS = {
     ".nq": ox.RdfFormat.N_QUADS, ".nt": ox.RdfFormat.N_TRIPLES, ".ttl": ox.RdfFormat.TURTLE,
     ".trig": ox.RdfFormat.TRIG, ".rdf": ox.RdfFormat.RDF_XML, ".xml": ox.RdfFormat.RDF_XML,
     ".owl": ox.RdfFormat.RDF_XML, ".jsonld": ox.RdfFormat.JSON_LD, ".json": ox.RdfFormat.JSON_LD,
+    # the format names as extensions, as 'kg export -o' accepts them
+    ".nquads": ox.RdfFormat.N_QUADS, ".ntriples": ox.RdfFormat.N_TRIPLES, ".turtle": ox.RdfFormat.TURTLE,
+    ".json-ld": ox.RdfFormat.JSON_LD,
 }
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
@@ -39,7 +42,7 @@ def rdf_format(path: Path) -> "ox.RdfFormat":
     fmt = _FORMATS.get(named.suffix.lower())
     if fmt is None:
         raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
-                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (gzipped or not)")
+                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (or .nquads, .ntriples, .turtle, .json-ld; gzipped or not)")
     return fmt
 
 

@@ -281,7 +281,7 @@ class Page:
         body += "</div>" + more(len(self.anchored), len(ranked), "tools (kg query tools lists them all)")
         return section("tools", "Tools", "The software the corpus cites: most cited, by category, cited together, "
                        "and by whom.", [self.src.command("tools"), self.src.command("tools-by-category",
-                                                                                    {"category": "CATEGORY"}),
+                                                                                    {"category": "profiler"}),
                                         self.src.command("references")], body)
 
     def cocitation(self) -> Network:

@@ -1,0 +1,384 @@
+"""What a person sees from ``kg query``: tables sized for where they go, paging in the SPARQL, parameters
+people can type, ad-hoc SPARQL with the standard prefixes, and the W3C result formats (issue 26)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from kg.cli import main
+
+GRAPH = """\
+<https://doi.org/10.1145/2024716.2024718> <https://schema.org/name> "A very long title about profiling parallel programs on many cores" .
+<https://doi.org/10.1145/2024716.2024718> <https://schema.org/isPartOf> "Proceedings of the International Symposium on Code Generation" .
+<https://doi.org/10.1109/cgo.2004.1281665> <https://schema.org/name> "LLVM: a compilation framework" .
+<https://doi.org/10.1109/cgo.2004.1281665> <https://schema.org/isPartOf> "CGO" .
+"""
+TITLES = ("SELECT ?w ?title ?venue WHERE { ?w <https://schema.org/name> ?title ; <https://schema.org/isPartOf> ?venue }"
+          " ORDER BY ?w")
+
+
+@pytest.fixture
+def graph(tmp_path: Path) -> Path:
+    p = tmp_path / "g.nt"
+    p.write_text(GRAPH, encoding="utf-8")
+    return p
+
+
+def kg(*args: str, **env: str) -> Result:
+    r = CliRunner().invoke(main, list(args), env={"KG_TERMINAL": "0", **env}, prog_name="kg")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.output
+    return r
+
+
+# ---------------------------------------------------------------- tables that fit the reader
+
+WHOLE = """\
+w                                         title                                                              venue
+----------------------------------------  -----------------------------------------------------------------  -------------------------------------------------------------
+https://doi.org/10.1109/cgo.2004.1281665  LLVM: a compilation framework                                      CGO
+https://doi.org/10.1145/2024716.2024718   A very long title about profiling parallel programs on many cores  Proceedings of the International Symposium on Code Generation
+(2 rows)
+"""
+
+
+def test_a_table_off_a_terminal_is_whole(graph: Path, tmp_path: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", TITLES)
+    assert (r.exit_code, r.stdout, r.stderr) == (0, WHOLE, "")
+    # a "terminal" of 60 columns does not matter when the output is not one
+    assert kg("query", "-g", str(graph), "-e", TITLES, COLUMNS="60").stdout == WHOLE
+
+
+def test_a_table_on_a_narrow_terminal_shortens_text_not_identifiers(graph: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="60")
+    assert r.exit_code == 0
+    assert r.stdout == """\
+w                                         title     venue
+----------------------------------------  --------  --------
+https://doi.org/10.1109/cgo.2004.1281665  LLVM: a…  CGO
+https://doi.org/10.1145/2024716.2024718   A very …  Proceed…
+(2 rows)
+(values shortened to fit the terminal; --wide shows them whole)
+"""
+
+
+def test_the_widest_text_column_is_shortened_first(graph: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="150")
+    assert r.stdout == """\
+w                                         title                                                  venue
+----------------------------------------  -----------------------------------------------------  -----------------------------------------------------
+https://doi.org/10.1109/cgo.2004.1281665  LLVM: a compilation framework                          CGO
+https://doi.org/10.1145/2024716.2024718   A very long title about profiling parallel programs …  Proceedings of the International Symposium on Code G…
+(2 rows)
+(values shortened to fit the terminal; --wide shows them whole)
+"""
+    assert max(len(line) for line in r.stdout.splitlines()) <= 150
+
+
+def test_a_table_on_a_wide_terminal_is_whole_and_wide_shows_all(graph: Path) -> None:
+    assert kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="200").stdout == WHOLE
+    assert kg("query", "-g", str(graph), "-e", TITLES, "--wide", KG_TERMINAL="1", COLUMNS="60").stdout == WHOLE
+
+
+def test_a_doi_literal_is_an_identifier_too(tmp_path: Path) -> None:
+    g = tmp_path / "d.nt"
+    g.write_text('<https://x.org/a> <https://schema.org/identifier> "10.1145/2024716.2024718-with-a-long-suffix" .\n'
+                 '<https://x.org/a> <https://schema.org/name> "Some title of many words" .\n', encoding="utf-8")
+    q = "SELECT ?doi ?title WHERE { ?w <https://schema.org/identifier> ?doi ; <https://schema.org/name> ?title }"
+    assert kg("query", "-g", str(g), "-e", q, KG_TERMINAL="1", COLUMNS="40").stdout == """\
+doi                                         title
+------------------------------------------  --------
+10.1145/2024716.2024718-with-a-long-suffix  Some ti…
+(1 row)
+(values shortened to fit the terminal; --wide shows them whole)
+"""
+
+
+# ---------------------------------------------------------------- paging in the SPARQL
+
+
+def test_limit_and_offset_go_into_the_query_sent(graph: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg import api
+    sent: list[str] = []
+    real = api.query_oxigraph
+
+    def spy(store, text):  # type: ignore[no-untyped-def]
+        sent.append(text)
+        return real(store, text)
+
+    monkeypatch.setattr(api, "query_oxigraph", spy)
+    q = "SELECT ?w ?title WHERE { ?w <https://schema.org/name> ?title } ORDER BY ?w"
+    r = kg("query", "-g", str(graph), "-e", q, "--limit", "1", "--offset", "1", "-f", "csv")
+    assert r.exit_code == 0
+    assert r.stdout.splitlines() == ["w,title", "https://doi.org/10.1145/2024716.2024718,"
+                                     "A very long title about profiling parallel programs on many cores"]
+    assert sent == [q + "\nLIMIT 1 OFFSET 1\n"]
+
+
+def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
+    from kg.queries import paged
+    q = "PREFIX s: <https://schema.org/>\n# c\nSELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5"
+    assert paged(q, 2, 3) == ("PREFIX s: <https://schema.org/>\n# c\n\nSELECT * WHERE {\n"
+                              "SELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5\n} LIMIT 2 OFFSET 3\n")
+    assert paged(q, None, None) == q
+    # a LIMIT inside a string or a subquery is not the outer query's
+    q2 = 'SELECT ?w WHERE { { SELECT ?w WHERE { ?w ?p "LIMIT 3" } LIMIT 3 } } ORDER BY ?w'
+    assert paged(q2, 1, 0) == q2 + "\nLIMIT 1\n"
+    # a trailing VALUES clause (after the last brace of the WHERE) makes it a subquery too
+    q3 = "SELECT ?w WHERE { ?w ?p ?o } VALUES ?w { <https://x.org/a> }"
+    assert paged(q3, 1, None) == f"\nSELECT * WHERE {{\n{q3}\n}} LIMIT 1\n"
+
+
+def test_limit_and_offset_page_a_stored_query(graph: Path, tmp_path: Path) -> None:
+    whole = kg("query", "-g", str(graph), "-e", TITLES, "-f", "json")
+    import json
+    rows = json.loads(whole.stdout)["results"]["bindings"]
+    page = json.loads(kg("query", "-g", str(graph), "-e", TITLES, "-f", "json", "--offset", "1").stdout)
+    assert page["results"]["bindings"] == rows[1:]
+    assert kg("query", "-g", str(graph), "-e", TITLES, "--limit", "-1").exit_code == 2
+
+
+# ---------------------------------------------------------------- parameters people can type
+
+ECHO = """\
+#+ name: echo
+#+ description: The bound values, as the engine sees them.
+#+ param: target iri(tool|work|topic) = tool:pytorch A tool, work or topic.
+#+ param: work iri(work) = 10.1145/1.2 A work.
+#+ param: any iri = https://x.org/a Any IRI.
+#+ param: n integer(1..10) = 2 A count.
+#+ param: m integer(-5..) = 0 Another.
+#+ param: x decimal(0..1) = 0.5 A share.
+#+ param: pick string(red|green) = red A colour.
+#+ param: cat string(@tool-categories) = profiler A category.
+#+ returns: target work any n m x pick cat
+SELECT ?target ?work ?any ?n ?m ?x ?pick ?cat WHERE { }
+"""
+TOPIC = "https://w3id.org/crossref-kg/topic/"
+TOOL = "https://w3id.org/crossref-kg/tool/"
+
+
+@pytest.fixture
+def echo(tmp_path: Path, graph: Path):  # type: ignore[no-untyped-def]
+    q = tmp_path / "echo.rq"
+    q.write_text(ECHO, encoding="utf-8")
+
+    def run(*params: str) -> Result:
+        return kg("query", str(q), "-g", str(graph), "-f", "json", *(a for p in params for a in ("-p", p)))
+    return run
+
+
+def _bound(r: Result, var: str) -> str:
+    import json
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)["results"]["bindings"][0][var]["value"]
+
+
+@pytest.mark.parametrize(("value", "iri"), [
+    ("10.1145/2024716.2024718", "https://doi.org/10.1145/2024716.2024718"),
+    ("doi:10.1145/2024716.2024718", "https://doi.org/10.1145/2024716.2024718"),
+    ("https://doi.org/10.1145/2024716.2024718", "https://doi.org/10.1145/2024716.2024718"),
+    ("http://dx.doi.org/10.1145/ABC.X", "https://doi.org/10.1145/abc.x"),
+    ("tool:pytorch", TOOL + "pytorch"),
+    ("pytorch", TOOL + "pytorch"),
+    ("topic:performance-analysis", TOPIC + "performance-analysis"),
+    ("compilers", TOPIC + "compilers"),
+    ("schema:Person", "https://schema.org/Person"),
+    ("<https://x.org/b>", "https://x.org/b"),
+    ("https://x.org/b", "https://x.org/b"),
+])
+def test_an_iri_parameter_takes_what_people_type(echo, value: str, iri: str) -> None:  # type: ignore[no-untyped-def]
+    assert _bound(echo(f"target={value}"), "target") == iri
+
+
+def test_the_defaults_are_typed_forms_too(echo) -> None:  # type: ignore[no-untyped-def]
+    r = echo()
+    assert [_bound(r, v) for v in ("target", "work", "any", "n", "m", "x", "pick", "cat")] == \
+        [TOOL + "pytorch", "https://doi.org/10.1145/1.2", "https://x.org/a", "2", "0", "0.5", "red", "profiler"]
+    assert _bound(echo("n=10", "m=-5", "x=1", "pick=green", "cat=compiler"), "x") == "1"  # xsd:decimal 1.0, as the engine writes it
+
+
+def _error(r: Result) -> str:
+    assert (r.exit_code, r.stdout) == (2, ""), r.output
+    assert r.stderr.count("\n") == 1, r.stderr
+    return r.stderr.rstrip("\n")
+
+
+def test_bad_parameter_values_are_one_line_with_what_is_allowed(echo) -> None:  # type: ignore[no-untyped-def]
+    from kg.queries import tool_categories
+    assert _error(echo("n=0")) == "error: --param n='0' is out of range; give 1 to 10"
+    assert _error(echo("n=11")) == "error: --param n='11' is out of range; give 1 to 10"
+    assert _error(echo("n=many")) == "error: --param n='many' is not an integer; give 1 to 10"
+    assert _error(echo("m=-6")) == "error: --param m='-6' is out of range; give -5 or more"
+    assert _error(echo("x=high")) == "error: --param x='high' is not a decimal number; give 0 to 1"
+    assert _error(echo("x=1.5")) == "error: --param x='1.5' is out of range; give 0 to 1"
+    assert _error(echo("pick=blue")) == "error: --param pick='blue' is not allowed; give one of: red, green"
+    cats = tool_categories()
+    assert "profiler" in cats and "compiler" in cats and len(cats) > 10
+    assert _error(echo("cat=profilers")) == f"error: --param cat='profilers' is not allowed; give one of: {', '.join(cats)}"
+    assert _error(echo("target=pytorchh")).startswith(
+        "error: --param target='pytorchh' is no tool or topic id of the scheme; give one of the topics: ")
+    assert _error(echo("target=pytorchh")).endswith(" (or a tool id: 'kg query tools' lists them)")
+    line = _error(echo("target=tool:pytorchh"))  # the closest catalogue ids, the best first
+    assert line.startswith("error: --param target='tool:pytorchh' is no tool id of the catalogue; did you mean pytorch, ")
+    assert line.endswith("? 'kg query tools' lists the tools")
+    assert _error(echo("work=pytorch")).startswith(
+        "error: --param work='pytorch' is not an IRI, a DOI or a prefixed name (biro:, ")
+    assert _error(echo("work=pytorch")).endswith("; the parameter takes a work")
+    assert _error(echo("any=not an iri")).endswith("; the parameter takes an IRI")
+
+
+def test_a_malformed_param_spec_names_the_line(tmp_path: Path, graph: Path) -> None:
+    q = tmp_path / "bad.rq"
+    q.write_text("#+ name: bad\n#+ description: d\n#+ param: n integer(a..b) = 1 x\n#+ returns: n\n"
+                 "SELECT ?n WHERE { }\n", encoding="utf-8")
+    line = _error(kg("query", str(q), "-g", str(graph)))
+    assert line.startswith(f"error: {q}:3: malformed param 'n integer(a..b) = 1 x'; write '#+ param: NAME TYPE[(SPEC)]")
+
+
+# ---------------------------------------------------------------- ad-hoc SPARQL
+
+STD = ("biro:, c4o:, cito:, datacite:, dcterms:, fabio:, foaf:, frapo:, frbr:, kg:, literal:, owl:, prism:, pro:, "
+       "prov:, rdf:, rdfs:, schema:, skos:, tool:, topic:, xsd:")
+
+
+def test_e_text_gets_the_standard_prefixes(graph: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w schema:name ?t } ORDER BY ?t", "-f", "csv")
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == ["t", "A very long title about profiling parallel programs on many cores",
+                                     "LLVM: a compilation framework"]
+    # a prefix the text declares is its own, not the standard one
+    r = kg("query", "-g", str(graph), "-e", "PREFIX schema: <http://x.org/> SELECT ?t WHERE { ?w schema:name ?t }",
+           "-f", "csv")
+    assert r.stdout.splitlines() == ["t"]
+
+
+def test_the_standard_prefixes_go_in_only_when_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg.queries import with_standard_prefixes
+    assert with_standard_prefixes('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', "q") == \
+        ('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', 0)
+    assert with_standard_prefixes("ASK { ?s a fabio:Work ; schema:name ?n FILTER(?n != xsd:string('')) }", "q") == \
+        ("PREFIX fabio: <http://purl.org/spar/fabio/> PREFIX schema: <https://schema.org/> "
+         "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+         "ASK { ?s a fabio:Work ; schema:name ?n FILTER(?n != xsd:string('')) }", 1)
+
+
+def test_a_plain_rq_file_runs_as_an_ad_hoc_query(graph: Path, tmp_path: Path) -> None:
+    q = tmp_path / "count.rq"
+    q.write_text("# how many titles\nSELECT (COUNT(*) AS ?n) WHERE { ?w schema:name ?t }\n", encoding="utf-8")
+    r = kg("query", str(q), "-g", str(graph), "-f", "csv")
+    assert (r.exit_code, r.stdout.splitlines(), r.stderr) == (0, ["n", "2"], "")
+    r = kg("query", str(q), "-g", str(graph), "-p", "x=1")
+    assert (r.exit_code, r.stderr) == (2, f"error: --param goes with stored queries; {q} has no '#+ param:' header\n")
+
+
+def test_an_unknown_prefix_is_named_with_its_position(graph: Path, tmp_path: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE {\n  ?w zz:name ?t }")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == ("error: the -e query: unknown prefix 'zz:' at line 2, column 6; declare it (PREFIX zz: <IRI>) "
+                        f"or use a standard prefix ({STD})\n")
+    q = tmp_path / "bad.rq"
+    q.write_text("SELECT * WHERE { ?s :p ?o }\n", encoding="utf-8")
+    r = kg("query", str(q), "-g", str(graph))
+    assert r.stderr == (f"error: query file {q}: unknown prefix ':' at line 1, column 21; declare it (PREFIX : <IRI>) "
+                        f"or use a standard prefix ({STD})\n")
+
+
+def test_a_syntax_error_is_one_line_with_its_position_in_the_text_given(graph: Path) -> None:
+    # the standard prefixes put in front do not move the position the engine reports
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w schema:name ?t .\n ?w ?p }")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == ("error: the query is not valid SPARQL (error at 2:9: expected one of LATERAL, SERVICE, [_]); "
+                        "fix the query text\n")
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?t WHERE { ?w <https://schema.org/name> ?t .\n ?w ?p }")
+    assert r.stderr == ("error: the query is not valid SPARQL (error at 2:9: expected one of LATERAL, SERVICE, [_]); "
+                        "fix the query text\n")
+
+
+# ---------------------------------------------------------------- conventions
+
+TERMS = r"""<https://x.org/a> <https://x.org/p> "a\"b\tc\nd,e\\f"@en .
+<https://x.org/a> <https://x.org/q> "12"^^<http://www.w3.org/2001/XMLSchema#integer> .
+<https://x.org/a> <https://x.org/r> "1.5"^^<http://www.w3.org/2001/XMLSchema#decimal> .
+<https://x.org/a> <https://x.org/s> "plain, with a comma" .
+<https://x.org/a> <https://x.org/t> "2020"^^<http://www.w3.org/2001/XMLSchema#gYear> .
+<https://x.org/a> <https://x.org/u> "true"^^<http://www.w3.org/2001/XMLSchema#boolean> .
+<https://x.org/a> <https://x.org/v> "1.0E3"^^<http://www.w3.org/2001/XMLSchema#double> .
+<https://x.org/a> <https://x.org/w> "x\u00e9\r"^^<https://x.org/dt> .
+<https://x.org/a> <https://x.org/x> <https://x.org/b> .
+"""
+TERMS_QUERY = "SELECT ?s ?p ?o ?unbound WHERE { ?s ?p ?o } ORDER BY ?p"
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_tsv_and_csv_are_the_w3c_formats_as_pyoxigraph_writes_them(tmp_path: Path, fmt: str) -> None:
+    import pyoxigraph
+    g = tmp_path / "terms.nt"
+    g.write_text(TERMS, encoding="utf-8")
+    store = pyoxigraph.Store()
+    store.load(path=str(g), format=pyoxigraph.RdfFormat.N_TRIPLES)
+    want = store.query(TERMS_QUERY).serialize(
+        format=pyoxigraph.QueryResultsFormat.TSV if fmt == "tsv" else pyoxigraph.QueryResultsFormat.CSV)
+    r = CliRunner().invoke(main, ["query", "-g", str(g), "-e", TERMS_QUERY, "-f", fmt], env={"KG_TERMINAL": "0"})
+    assert r.exit_code == 0, r.output
+    assert r.stdout_bytes == want
+    if fmt == "tsv":
+        assert r.stdout_bytes.startswith(b"?s\t?p\t?o\t?unbound\n")
+        assert b'"a\\"b\\tc\\nd,e\\\\f"@en' in r.stdout_bytes and b"\t12\t" in r.stdout_bytes
+    else:
+        assert r.stdout_bytes.startswith(b"s,p,o,unbound\r\n") and r.stdout_bytes.count(b"\r\n") == 10
+
+
+def _kg_script() -> str:
+    import shutil
+    import sys
+    beside = Path(sys.executable).parent / "kg"
+    found = str(beside) if beside.exists() else shutil.which("kg")
+    assert found, "the kg command is not installed (pip install -e .)"
+    return found
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """``kg export | head -1``: exit 141 (128 + SIGPIPE, as a shell reports other tools) and nothing on stderr."""
+    import subprocess
+    big = tmp_path / "big.nt"
+    big.write_text("".join(f"<https://x.org/s{i:06d}> <https://schema.org/name> \"name number {i} of many\" .\n"
+                           for i in range(40_000)), encoding="utf-8")  # ~3 MB: far more than a pipe's buffer
+    for args in (["export", str(big), "-f", "nt"], ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }", "-f", "tsv"]):
+        p = subprocess.Popen([_kg_script(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={"PATH": "/usr/bin:/bin", "KG_HOME": str(tmp_path / "ws")})
+        assert p.stdout is not None and p.stderr is not None
+        first = p.stdout.readline()
+        p.stdout.close()
+        err = p.stderr.read()
+        assert p.wait() in (0, 141), (args, err)
+        assert err == b"", err
+        assert first.startswith((b"<https://x.org/s", b"?s")), first
+
+
+@pytest.mark.parametrize("ext", [".nquads", ".turtle", ".json-ld", ".ntriples", ".nq", ".ttl", ".jsonld"])
+def test_every_export_extension_is_read_back(graph: Path, tmp_path: Path, ext: str) -> None:
+    out = tmp_path / f"g{ext}"
+    assert kg("export", str(graph), "-o", str(out)).exit_code == 0
+    r = kg("query", "-g", str(out), "-e", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "-f", "csv")
+    assert (r.exit_code, r.stdout.splitlines(), r.stderr) == (0, ["n", "4"], "")
+
+
+@pytest.mark.parametrize("fmt", ["nt", "turtle", "json-ld", "nquads", "xml"])
+def test_g_dash_reads_a_graph_on_standard_input(graph: Path, fmt: str) -> None:
+    data = kg("export", str(graph), "-f", fmt).stdout_bytes
+    r = CliRunner().invoke(main, ["query", "-g", "-", "-e", TITLES, "-f", "csv"], input=data,
+                           env={"KG_TERMINAL": "0"})
+    assert (r.exit_code, r.stderr) == (0, ""), r.output
+    assert r.stdout == kg("query", "-g", str(graph), "-e", TITLES, "-f", "csv").stdout
+
+
+def test_e_dash_reads_the_query_from_standard_input(graph: Path) -> None:
+    r = CliRunner().invoke(main, ["query", "-g", str(graph), "-e", "-", "-f", "csv"], input=TITLES + "\n",
+                           env={"KG_TERMINAL": "0"})
+    assert (r.exit_code, r.stderr) == (0, ""), r.output
+    assert r.stdout == kg("query", "-g", str(graph), "-e", TITLES, "-f", "csv").stdout
+    r = CliRunner().invoke(main, ["query", "-g", "-", "-e", "-"], input="x")
+    assert (r.exit_code, r.stderr) == (2, "error: -e - and -g - both want standard input; give one of them as a file\n")
