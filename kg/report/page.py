@@ -276,12 +276,14 @@ class Page:
                  "papers citing both), sized by citing papers, coloured by category; a node links to the tool.</p>" +
                  svg.network(shown, self.cat_colour) + more(len(shown.nodes), len(net.nodes), "tools in the network"))
         body += '<h3>Each tool</h3><div class="tools-list">'
+        # (the command shown names a real category: the most cited one)
+        example = max(sorted(cat_works), key=cat_works.__getitem__) if cat_works else "profiler"
         for iri in self.anchored:
             body += self._tool(c.tools[iri])
         body += "</div>" + more(len(self.anchored), len(ranked), "tools (kg query tools lists them all)")
         return section("tools", "Tools", "The software the corpus cites: most cited, by category, cited together, "
                        "and by whom.", [self.src.command("tools"), self.src.command("tools-by-category",
-                                                                                    {"category": "profiler"}),
+                                                                                    {"category": example}),
                                         self.src.command("references")], body)
 
     def cocitation(self) -> Network:
