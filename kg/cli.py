@@ -6,6 +6,7 @@ import errno
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -282,6 +283,15 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _graph_uri_options(f: Callable[..., None]) -> Callable[..., None]:
+    """--default-graph-uri and --named-graph-uri (SPARQL 1.1 Protocol), for the commands that take --endpoint."""
+    f = click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
+                     help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")(f)
+    return click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+                        help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL "
+                             "1.1 Protocol). A server such as Virtuoso otherwise answers over all its graphs.")(f)
+
+
 @main.command()
 @click.argument("name", required=False)
 @click.option("-e", "--expr", "text", help="Run this SPARQL text instead of a stored query ('-': read it from "
@@ -303,11 +313,7 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
               metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, body).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
-@click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
-              help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL 1.1 "
-                   "Protocol). A server such as Virtuoso otherwise answers over all its graphs.")
-@click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
-              help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")
+@_graph_uri_options
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
 @click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
@@ -357,11 +363,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
               metavar="S", help="With --endpoint: seconds each request may take in all (connect, headers, body).")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
-@click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
-              help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL 1.1 "
-                   "Protocol). A server such as Virtuoso otherwise answers over all its graphs.")
-@click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
-              help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")
+@_graph_uri_options
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
               default="table", show_default=True)
 def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, timeout: float, max_bytes: int,
