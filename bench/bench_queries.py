@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_build import corpus  # noqa: E402
 
-from kg.queries import bound_text, stored_queries  # noqa: E402
+from kg.query.stored import bound_text, stored_queries  # noqa: E402
 
 KG = str(Path(sys.executable).parent / "kg")
 WORKER = r"""
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.move(str(home / "graph.nq"), graph)
             shutil.rmtree(home, ignore_errors=True)
         if n in store_sizes and not store.exists():
-            from kg.store import build_disk_store
+            from kg.query.backends import build_disk_store
             scratch = a.work / f"scratch-{n}"
             scratch.mkdir(exist_ok=True)
             build_disk_store(store, graph, scratch)

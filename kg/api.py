@@ -13,20 +13,19 @@ from pathlib import Path
 import orjson
 import pyoxigraph
 
-from . import export, faults, outputs
-from .build import Report as BuildReport
-from .forked import Forked, forking_works
+from . import export
+from .infra import faults, outputs
+from .build.memory import Report as BuildReport
+from .infra.workers import Forked, forking_works
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
-from .ids import DEFAULT_BASE
+from .rdf.ids import DEFAULT_BASE
 from .map.context import Context
-from .net import DEFAULT_MAX_BYTES
-from .queries import (Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines,
-                      sorted_lists, with_standard_prefixes)
-from .validate import Report
-from .read import display_path, spool
-from .stream import build_stream, scratch_dir
-from .store import (build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph,
-                    query_rdflib, rdf_format)
+from .infra.net import DEFAULT_MAX_BYTES
+from .query.stored import Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines, sorted_lists, with_standard_prefixes
+from .validate.engine import Report
+from .ingest.read import display_path, spool
+from .build.stream import build_stream, scratch_dir
+from .query.backends import build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
@@ -201,8 +200,8 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                 t = result.report.timed("validate", t)
                 faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:
-                    from .ids import check_base
-                    from .validate import violation_message
+                    from .rdf.ids import check_base
+                    from .validate.engine import violation_message
                     raise ValidationFailed(violation_message(report, every_line if whole else sample_lines,
                                                              check_base(base)), report)
         graph_tmp = plan.graph.tmp
@@ -234,7 +233,7 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
     """Validate whole when small, else record by record in shards (the same report, less memory)."""
     if len(lines) <= SHARD_ABOVE:
         return validate_lines(lines, shapes)
-    from .validate import load_shapes, validate_sharded
+    from .validate.engine import load_shapes, validate_sharded
     load_shapes(shapes)
     return validate_sharded(lines, shapes, shared_graphs, shard_size=SHARD_RECORDS, jobs=jobs)
 
@@ -251,7 +250,7 @@ def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | N
     is made only if pySHACL needs it (the compiled engine and Oxigraph read the lines); ``prefixes`` are those
     the graph files declared (pySHACL resolves SPARQL prefixes with them, and both engines write nodes with them
     in messages)."""
-    from .validate import load_shapes, validate
+    from .validate.engine import load_shapes, validate
     return validate(None, load_shapes(shapes), lines, engine, prefixes=prefixes)
 
 
@@ -266,12 +265,12 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
             raise InputError(str(src), "does not exist", "run 'kg build' first or name a graph file")
         got = read_graph_lines(src, prefixes)
         if not got:
-            from .store import no_triples
+            from .query.backends import no_triples
             raise no_triples(src)
         lines.update(got)
     if jobs > 1:
-        from .ids import DEFAULT_BASE, Minter
-        from .validate import load_shapes, validate_sharded
+        from .rdf.ids import DEFAULT_BASE, Minter
+        from .validate.engine import load_shapes, validate_sharded
         load_shapes(shapes)  # fail early and clearly on bad shapes
         base = Minter(DEFAULT_BASE)
         shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
@@ -282,7 +281,7 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
 def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:
     """Canonical sorted N-Quads lines of a graph file (any RDF format; relative IRIs against the file's URI);
     the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins)."""
-    from .store import base_iri
+    from .query.backends import base_iri
     default = "<urn:x-crossref-kg:default>"
     lines = set()
     try:
@@ -406,7 +405,7 @@ def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None
         for s in sources:
             got = read_graph_lines(s)
             if not got:
-                from .store import no_triples
+                from .query.backends import no_triples
                 raise no_triples(s)
             lines.update(got)
         return query_rdflib(sorted(lines), text, allow_remote)

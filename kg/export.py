@@ -18,10 +18,10 @@ from typing import IO
 
 import orjson
 
-from . import outputs
+from .infra import outputs
 from .errors import UsageError
 from .resources import data_file
-from .vocab import PREFIXES
+from .rdf.vocab import PREFIXES
 
 RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 XSD_NS = "http://www.w3.org/2001/XMLSchema#"
@@ -233,7 +233,7 @@ def write_turtle(lines: Iterable[str], fh: IO[str]) -> None:
 
 def write_trig(lines: Iterable[str], fh: IO[str]) -> None:
     """Graph by graph: the quads are re-sorted by graph name first (externally, so any size fits)."""
-    from .extsort import Sorter, merge_runs
+    from .infra.extsort import Sorter, merge_runs
     px = Prefixer()
     with tempfile.TemporaryDirectory(prefix="kg-trig-") as scratch:
         sorter = Sorter(Path(scratch), "trig")

@@ -30,11 +30,12 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import orjson
 
-from . import __version__, net
+from . import __version__
+from .infra import net
 from .errors import InputError, KgError, UsageError
 from .export import atomic_writer
-from .normalize import normalize, normalize_doi
-from .read import Ignored, display_path, iter_records
+from .ingest.normalize import normalize, normalize_doi
+from .ingest.read import Ignored, display_path, iter_records
 from .refs.parse import parse_reference
 
 DEFAULT_API_URL = "https://api.crossref.org"

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import SAMPLES, SEEDS
 from kg import api
-from kg.normalize import KNOWN_FIELDS
+from kg.ingest.normalize import KNOWN_FIELDS
 
 BASES = [json.loads(p.read_text(encoding="utf-8"))["message"]
          for p in [sorted(SEEDS.glob("*.txt"))[-1], SAMPLES / "article_elife.01567.json",

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kg.cli import main
-from kg.queries import stored_queries
+from kg.query.stored import stored_queries
 
 TIME = r"\d+\.\d\d"
 
@@ -438,7 +438,7 @@ def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: K
     scratch tables (SQLite's own error, SQLITE_FULL, made real by a database that fills up at once)."""
     import errno
 
-    from kg import outputs
+    from kg.infra import outputs
     from kg.refs import resolve_disk
     good = kg.write("good.json", envelope(work("10.5555/good.1")))
     assert kg("build", good).exit_code == 0

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kg.errors import InputError, KgError
-from kg.forked import Forked
+from kg.infra.workers import Forked
 
 
 def _total(lines: list[str], extra: int) -> int:

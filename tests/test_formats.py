@@ -16,7 +16,7 @@ from rdflib import Dataset, Graph
 from rdflib.compare import isomorphic
 
 from kg import export
-from kg.build import build_graph
+from kg.build.memory import build_graph
 from kg.map.context import Context
 
 from conftest import CHECK_VOCAB, ROOT, SAMPLES, SEEDS, VOCAB

@@ -7,7 +7,7 @@ keep both good records, and write an export that Oxigraph reads and that holds e
 triples. A fixed seed makes the corpus the same on every run; CI builds a few batches (about a minute), --runslow
 many more.
 
-Nesting deeper than the recursion limit is rejected at read time by the depth limit of kg/read.py
+Nesting deeper than the recursion limit is rejected at read time by the depth limit of kg/ingest/read.py
 (``MAX_DEPTH``); until the reader has it, those cases are skipped, not weakened.
 """
 
@@ -24,7 +24,7 @@ import pyoxigraph
 import pytest
 from click.testing import CliRunner
 
-import kg.read
+import kg.ingest.read
 from conftest import SAMPLES, SEEDS
 from kg.cli import main
 
@@ -34,7 +34,7 @@ FORMATS = [("turtle", "ttl", pyoxigraph.RdfFormat.TURTLE), ("json-ld", "jsonld",
            ("trig", "trig", pyoxigraph.RdfFormat.TRIG), ("xml", "rdf", pyoxigraph.RdfFormat.RDF_XML)]
 GOOD_NAMES = ("standard_2640440.json", "thesis_uql.2020.791.json", "component_journal.pmed.0030277.g001.json",
               "refentry_ww_9780199540884.013.u52741.json")
-DEPTH_LIMIT = getattr(kg.read, "MAX_DEPTH", None)  # part of the reader (issue 22, read-time depth limit)
+DEPTH_LIMIT = getattr(kg.ingest.read, "MAX_DEPTH", None)  # part of the reader (issue 22, read-time depth limit)
 
 
 def real_records() -> list[dict[str, Any]]:
@@ -194,7 +194,7 @@ def test_fuzz_batches_slow(tmp_path: Path, number: int) -> None:
     run_batch(tmp_path, number, 30, depth_ok=120)
 
 
-@pytest.mark.skipif(DEPTH_LIMIT is None, reason="needs the read-time depth limit (kg/read.py MAX_DEPTH, issue 22)")
+@pytest.mark.skipif(DEPTH_LIMIT is None, reason="needs the read-time depth limit (kg/ingest/read.py MAX_DEPTH, issue 22)")
 @pytest.mark.parametrize("number", range(100, 103))
 def test_fuzz_batches_deeper_than_the_recursion_limit(tmp_path: Path, number: int) -> None:
     limit = sys.getrecursionlimit()

@@ -13,7 +13,7 @@ import pytest
 from rdflib import Graph, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.build import build_graph
+from kg.build.memory import build_graph
 from kg.export import triples_from_quads
 from kg.map.context import Context
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.build import build_graph
+from kg.build.memory import build_graph
 from kg.cli import main
-from kg.ids import Minter
+from kg.rdf.ids import Minter
 from kg.map.context import Context
 from kg.map.orgs import org_key
 from kg.model import Reference, Source, Work
@@ -23,7 +23,7 @@ from kg.refs.named import Mention, decide, mention_of, recognise
 from kg.refs.parse import parse_reference
 from kg.refs.resolve import resolve_works
 from kg.refs.tools import Catalogue
-from kg.topics import classify
+from kg.refs.topics import classify
 
 CAT = Catalogue.load()
 

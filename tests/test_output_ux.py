@@ -118,7 +118,7 @@ def test_limit_and_offset_go_into_the_query_sent(graph: Path, monkeypatch: pytes
 
 
 def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
-    from kg.queries import paged
+    from kg.query.stored import paged
     q = "PREFIX s: <https://schema.org/>\n# c\nSELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5"
     assert paged(q, 2, 3) == ("PREFIX s: <https://schema.org/>\n# c\n\nSELECT * WHERE {\n"
                               "SELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5\n} LIMIT 2 OFFSET 3\n")
@@ -207,7 +207,7 @@ def _error(r: Result) -> str:
 
 
 def test_bad_parameter_values_are_one_line_with_what_is_allowed(echo) -> None:  # type: ignore[no-untyped-def]
-    from kg.queries import tool_categories
+    from kg.query.stored import tool_categories
     assert _error(echo("n=0")) == "error: --param n='0' is out of range; give 1 to 10"
     assert _error(echo("n=11")) == "error: --param n='11' is out of range; give 1 to 10"
     assert _error(echo("n=many")) == "error: --param n='many' is not an integer; give 1 to 10"
@@ -256,7 +256,7 @@ def test_e_text_gets_the_standard_prefixes(graph: Path) -> None:
 
 
 def test_the_standard_prefixes_go_in_only_when_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kg.queries import with_standard_prefixes
+    from kg.query.stored import with_standard_prefixes
     assert with_standard_prefixes('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', "q") == \
         ('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', 0)
     assert with_standard_prefixes("ASK { ?s a fabio:Work ; schema:name ?n FILTER(?n != xsd:string('')) }", "q") == \

@@ -27,8 +27,8 @@ from kg.export import WRITERS
 from kg.map import map_work
 from kg.map.context import Context
 from kg.model import Source
-from kg.normalize import normalize
-from kg.read import Ignored, iter_records
+from kg.ingest.normalize import normalize
+from kg.ingest.read import Ignored, iter_records
 
 HERE = Path(__file__).resolve()
 SEEDS_DIR = HERE.parents[1] / "seeds"
@@ -179,7 +179,7 @@ OX_FORMAT = {"turtle": pyoxigraph.RdfFormat.TURTLE, "json-ld": pyoxigraph.RdfFor
 
 
 def quad_lines(raw: Any, name: str = FILE_NAME) -> list[str] | None:
-    """normalize + map_work like kg/build.py; None when the record is rejected with a clean InputError."""
+    """normalize + map_work like kg/build/; None when the record is rejected with a clean InputError."""
     try:
         work, warnings = normalize(raw, Source(name, "0" * 64, ""))
     except InputError as e:
@@ -574,6 +574,6 @@ def test_reader_never_raises_on_arbitrary_bytes(tmp_path_factory: pytest.TempPat
 @example("a\x1fb")
 @example("a\x7fb")
 def test_the_fast_paths_of_clean_and_squash_give_what_the_regular_expressions_give(text: str) -> None:
-    from kg.normalize import _BAD_CHARS, _WS, clean, squash
+    from kg.ingest.normalize import _BAD_CHARS, _WS, clean, squash
     assert clean(text) == _BAD_CHARS.sub("", text)
     assert squash(text) == _WS.sub(" ", _BAD_CHARS.sub("", text)).strip()

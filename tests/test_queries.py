@@ -43,7 +43,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kg.cli import main
-from kg.queries import PARAM_TYPES, bound_text, stored_queries
+from kg.query.stored import PARAM_TYPES, bound_text, stored_queries
 
 from conftest import ROOT, SEEDS
 
@@ -921,7 +921,7 @@ def test_rdflib_holds_the_union_graph_rdflib_itself_parses(seed: Seed) -> None:
     distinct term: the very triples rdflib's own N-Quads parser gives as the union of the graphs."""
     from rdflib import Dataset
 
-    from kg.store import rdflib_graph
+    from kg.query.backends import rdflib_graph
 
     ours = rdflib_graph(seed.graph)
     theirs = Dataset(default_union=True)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.ids import Minter
+from kg.rdf.ids import Minter
 from kg.model import PartialDate, Reference, Source, Work
 from kg.refs.parse import parse_reference, parse_text, title_key
 from kg.refs.resolve import normalize_url, resolve_works
@@ -96,7 +96,7 @@ def test_parse_structured_doi_only_and_key_only() -> None:
 
 def test_every_reference_of_seeds_and_samples_parses() -> None:
     """No reference of the real data raises, and most free-text ones are recognised."""
-    from kg.normalize import normalize
+    from kg.ingest.normalize import normalize
     total = recognised = 0
     files = sorted(SEEDS.glob("*.txt")) + sorted(SAMPLES.rglob("*.json"))
     for f in files:
@@ -213,7 +213,7 @@ def test_key_only_reference_is_unresolved_but_kept() -> None:
 
 
 def test_resolution_is_independent_of_input_order() -> None:
-    from kg.normalize import normalize
+    from kg.ingest.normalize import normalize
     works = []
     for f in sorted(SEEDS.glob("*.txt")):
         w, _ = normalize(json.loads(f.read_text(encoding="utf-8"))["message"], Source(f.name, "0", ""))

@@ -300,11 +300,11 @@ def test_errors_are_one_line(seed: Seed, tmp_path: Path) -> None:
 def test_a_failed_write_leaves_the_old_report(seed: Seed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "r.html"
     out.write_text("old", encoding="utf-8")
-    import kg.outputs
+    import kg.infra.outputs
 
     def full(fd: int) -> None:
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(kg.outputs.os, "fsync", full)  # the disk fills as the report is being written
+    monkeypatch.setattr(kg.infra.outputs.os, "fsync", full)  # the disk fills as the report is being written
     r = seed.run("report", "-o", str(out))
     assert r.exit_code == 2
     assert r.stderr.startswith("error: ") and "no space left on the device" in r.stderr

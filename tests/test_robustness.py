@@ -27,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg import read
+from kg.ingest import read
 from test_cli_errors import Kg, assert_lines, envelope, kg, no_usable, work  # noqa: F401 - kg is a fixture
 
 KG = str(Path(sys.executable).parent / "kg")
@@ -442,7 +442,7 @@ STAGES = ["read", "map", "merge", "graph", "validate", "export", "store", "commi
 
 def _outputs(tmp: Path) -> tuple[bytes, bytes, list[str]]:
     """The workspace graph, the export, and the works the store holds."""
-    from kg.store import open_disk_store
+    from kg.query.backends import open_disk_store
     store = open_disk_store(tmp / "st")
     works = sorted(str(row["w"]) for row in store.query(
         "SELECT ?w WHERE { ?w <https://w3id.org/crossref-kg/ontology#crossrefType> ?t }"))

@@ -16,7 +16,7 @@ from kg.model import Reference
 from kg.refs.parse import parse_reference
 from kg.refs.named import mention_of
 from kg.refs.tools import Catalogue
-from kg.topics import concepts
+from kg.refs.topics import concepts
 
 CAT = Catalogue.load()
 

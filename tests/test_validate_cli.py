@@ -121,9 +121,9 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
     seeds and on every shared sample, including nodes that several records describe. (The whole graph is
     validated by both engines, the suite's default, which must agree; the shards by the default engine.)"""
     from conftest import SAMPLES
-    from kg.build import build_graph
+    from kg.build.memory import build_graph
     from kg.map.context import Context
-    from kg.validate import data_graph, load_shapes, validate, validate_sharded
+    from kg.validate.engine import data_graph, load_shapes, validate, validate_sharded
 
     ctx = Context.create()
     shared = {ctx.minter.node("graph", n) for n in ("knowledge", "tools", "topics")}

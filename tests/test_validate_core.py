@@ -11,8 +11,9 @@ import pytest
 from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import SH
 
-from kg import validate_core, validate_sparql
-from kg.validate import _validate_fast, _validate_pyshacl, load_shapes
+from kg.validate import core as validate_core
+from kg.validate import sparql as validate_sparql
+from kg.validate.engine import _validate_fast, _validate_pyshacl, load_shapes
 
 EX = Namespace("http://example.org/")
 SHAPES_FILE = Path(__file__).parent / "data" / "shacl-core" / "shapes.ttl"

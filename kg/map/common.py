@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import PartialDate
-from ..terms import XSD_ANYURI, XSD_DATE, XSD_GYEAR, XSD_GYEARMONTH, iri_from_url, lit
+from ..rdf.terms import XSD_ANYURI, XSD_DATE, XSD_GYEAR, XSD_GYEARMONTH, iri_from_url, lit
 
 Triple = tuple[str, str, str]
 

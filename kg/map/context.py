@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..ids import DEFAULT_BASE, Minter
+from ..rdf.ids import DEFAULT_BASE, Minter
 from ..resources import type_table
-from ..vocab import PREFIXES, ClosedNamespace, ALL_NAMESPACES
+from ..rdf.vocab import PREFIXES, ClosedNamespace, ALL_NAMESPACES
 
 _BY_PREFIX: dict[str, ClosedNamespace] = {
     p: ns for p, base in PREFIXES.items() for ns in ALL_NAMESPACES if ns.base == base
@@ -70,7 +70,7 @@ class Context:
                topics: Path | None = None) -> "Context":
         """A context with the built-in type table and tool catalogue, plus user catalogues and topic overrides."""
         from ..refs.tools import Catalogue
-        from ..topics import load_overrides, override_lines
+        from ..refs.topics import load_overrides, override_lines
 
         types, containers = _load_types()
         return cls(Minter(base), __version__, types, containers, Catalogue.load(tools),

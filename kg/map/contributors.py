@@ -8,10 +8,10 @@ else a node of that role; schema:author/editor/translator/contributor link work 
 
 from __future__ import annotations
 
-from ..ids import Minter
+from ..rdf.ids import Minter
 from ..model import Affiliation, Contributor, Institution, Work
-from ..terms import XSD_INTEGER, boolean, iri_from_url, lit
-from ..vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
+from ..rdf.terms import XSD_INTEGER, boolean, iri_from_url, lit
+from ..rdf.vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
 from .common import Triple, add_str
 from .context import Context
 from .orgs import org_node, ror_id

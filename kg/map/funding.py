@@ -8,10 +8,10 @@ work by frapo:isFundedBy and schema:funding.
 
 from __future__ import annotations
 
-from ..ids import Minter, name_key
+from ..rdf.ids import Minter, name_key
 from ..model import Funder, Work
-from ..terms import decimal, lit
-from ..vocab import DCTERMS, FRAPO, KG, PRISM, RDF, SDO
+from ..rdf.terms import decimal, lit
+from ..rdf.vocab import DCTERMS, FRAPO, KG, PRISM, RDF, SDO
 from .common import date_lit
 from .common import Triple, add_str
 from .context import Context

@@ -16,13 +16,13 @@ fabio:Algorithm, each also schema:CreativeWork.
 
 from __future__ import annotations
 
-from ..ids import Minter
+from ..rdf.ids import Minter
 from ..model import Work
 from ..refs.named import Named
 from ..refs.tools import Tool
-from ..topics import concepts
-from ..terms import XSD_INTEGER, boolean, decimal, lit
-from ..vocab import DCTERMS, FABIO, KG, RDF, SDO
+from ..refs.topics import concepts
+from ..rdf.terms import XSD_INTEGER, boolean, decimal, lit
+from ..rdf.vocab import DCTERMS, FABIO, KG, RDF, SDO
 from .common import Triple, url_obj
 from .context import Context, Knowledge
 

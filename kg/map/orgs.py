@@ -17,7 +17,7 @@ from functools import cache
 
 import orjson
 
-from ..ids import Minter, name_key
+from ..rdf.ids import Minter, name_key
 from ..refs.parse import fold
 from ..resources import data_file
 

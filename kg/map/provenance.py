@@ -8,8 +8,8 @@ schema:softwareVersion is the only triple that changes with the version.
 from __future__ import annotations
 
 from ..model import Work
-from ..terms import lit
-from ..vocab import KG, PROV, RDF, SDO
+from ..rdf.terms import lit
+from ..rdf.vocab import KG, PROV, RDF, SDO
 from .common import Triple
 from .context import Context
 

@@ -11,8 +11,8 @@ kg:matchedText. The work cito:cites and schema:citation the cited work.
 from __future__ import annotations
 
 from ..model import Reference, Work
-from ..terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
-from ..vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
+from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
+from ..rdf.vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str, url_obj
 from .context import Context, Knowledge
 from .knowledge import tool_node

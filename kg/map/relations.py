@@ -9,9 +9,9 @@ kg:ClinicalTrialRegistration.
 from __future__ import annotations
 
 from ..model import Work
-from ..normalize import normalize_doi
-from ..terms import XSD_INTEGER, iri_from_url, lit
-from ..vocab import DCTERMS, KG, RDF, RDFS, SDO
+from ..ingest.normalize import normalize_doi
+from ..rdf.terms import XSD_INTEGER, iri_from_url, lit
+from ..rdf.vocab import DCTERMS, KG, RDF, RDFS, SDO
 from .common import Triple, add_str, date_lit, url_obj
 from .context import Context
 

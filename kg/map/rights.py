@@ -8,8 +8,8 @@ content version and delay; link[i] -> a schema:MediaObject ``{base}doi/{doi}/lin
 from __future__ import annotations
 
 from ..model import Work
-from ..terms import XSD_DATETIME, XSD_INTEGER, lit
-from ..vocab import DCTERMS, KG, RDF, SDO
+from ..rdf.terms import XSD_DATETIME, XSD_INTEGER, lit
+from ..rdf.vocab import DCTERMS, KG, RDF, SDO
 from .common import Triple, add_str, date_lit, url_obj
 from .context import Context
 

@@ -8,10 +8,10 @@ organisation ``{base}publisher/member/{member}``.
 
 from __future__ import annotations
 
-from ..ids import name_key
+from ..rdf.ids import name_key
 from ..model import Work
-from ..terms import encode_segment, lit
-from ..vocab import DCTERMS, FABIO, FOAF, FRAPO, FRBR, KG, PRISM, RDF, SDO
+from ..rdf.terms import encode_segment, lit
+from ..rdf.vocab import DCTERMS, FABIO, FOAF, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit
 from .context import Context
 from .orgs import org_node

@@ -20,7 +20,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
-from ..ids import Minter, name_key
+from ..rdf.ids import Minter, name_key
 from ..model import Reference, Work
 from .parse import ParsedRef, fold, name_tokens, parse_reference, title_key
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import KgError
 from ..export import atomic_writer
-from ..net import DEFAULT_MAX_BYTES
+from ..infra.net import DEFAULT_MAX_BYTES
 from .network import to_dot, to_graphml
 from .source import Source
 

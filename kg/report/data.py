@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..topics import concepts
+from ..refs.topics import concepts
 from .source import Source
 
 DEFAULT_PAIR = ("performance-analysis", "compilers")  # the stored headline queries' defaults

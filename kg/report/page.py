@@ -9,7 +9,7 @@ from itertools import combinations
 
 from .. import __version__
 from ..resources import data_file
-from ..topics import concepts
+from ..refs.topics import concepts
 from . import svg
 from .data import Corpus, Pair, Tool, tool_key, work_key
 from .network import Network, Node

@@ -1,4 +1,4 @@
-"""Where the report's numbers come from: the stored queries (kg/queries.py) run on one source, as ``kg query``
+"""Where the report's numbers come from: the stored queries (kg/query/stored.py) run on one source, as ``kg query``
 runs them, and the ``kg query`` command line that reproduces each.
 
 A source of graph files is loaded into Oxigraph once for every query of the report (``kg query`` loads it per
@@ -17,9 +17,9 @@ import pyoxigraph
 from .. import api
 from ..errors import KgError, UsageError
 from ..export import canonical_lines, triples_from_quads
-from ..net import DEFAULT_MAX_BYTES
-from ..queries import Cell, Results, bound_text, check_local, find_query, sorted_lists
-from ..store import load_store, open_disk_store, query_oxigraph
+from ..infra.net import DEFAULT_MAX_BYTES
+from ..query.stored import Cell, Results, bound_text, check_local, find_query, sorted_lists
+from ..query.backends import load_store, open_disk_store, query_oxigraph
 
 
 class Source:

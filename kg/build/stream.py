@@ -21,21 +21,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .build import Report, _rank, cited_triples, map_with_knowledge, merge_shared, shared_lines
-from .refs.named import work_mentions
-from .topics import unused_overrides
-from .errors import InputError
-from .export import split_quad
-from . import faults
-from .outputs import alive
-from .forked import quiet_worker
-from .extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
-from .map.context import Context
-from .normalize import normalize
-from .read import Ignored, Input, LazyLine, iter_records
-from .refs.parse import ParsedRef
-from .refs.resolve import features, record_entry
-from .refs.resolve_disk import DiskResolver, Lookup
+from .memory import Report, _rank, cited_triples, map_with_knowledge, merge_shared, shared_lines
+from ..refs.named import work_mentions
+from ..refs.topics import unused_overrides
+from ..errors import InputError
+from ..export import split_quad
+from ..infra import faults
+from ..infra.outputs import alive
+from ..infra.workers import quiet_worker
+from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
+from ..map.context import Context
+from ..ingest.normalize import normalize
+from ..ingest.read import Ignored, Input, LazyLine, iter_records
+from ..refs.parse import ParsedRef
+from ..refs.resolve import features, record_entry
+from ..refs.resolve_disk import DiskResolver, Lookup
 
 CHUNK = 64  # records per task sent to a worker
 RUN_GROWTH = 4  # pass 2 puts up to RUN_GROWTH * CHUNK records in a run, so that the final merge takes every run at once

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from . import fetch as fetching
-from . import net
-from .cli_common import Fail
-from .errors import KgError
+from .. import fetch as fetching
+from ..infra import net
+from .common import Fail
+from ..errors import KgError
 
 COUNTS = ("fetched", "cached", "missing", "failed")
 

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import KgError
+from ..errors import KgError
 
 MAX_FAN_IN = 1000  # runs merged at once at most (fewer where open files are limited: ``fan_in``); more in rounds
 BUFFER = 1 << 16

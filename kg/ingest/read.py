@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from .errors import InputError
-from .model import Source
+from ..errors import InputError
+from ..model import Source
 
 GZIP_MAGIC = b"\x1f\x8b"
 STREAM_ABOVE = 16 << 20  # files expanding to more than this are read line by line when they are JSON Lines

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from .cli_common import Fail
-from .errors import KgError
-from .net import DEFAULT_MAX_BYTES
+from .common import Fail
+from ..errors import KgError
+from ..infra.net import DEFAULT_MAX_BYTES
 
 
 @click.command("report")
@@ -41,7 +41,7 @@ def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint:
     Example:
       kg report -o report.html --graphs networks/
     """
-    from .report import write_report
+    from ..report import write_report
     try:
         done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes,
                             pairs)

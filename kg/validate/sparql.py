@@ -22,7 +22,7 @@ import pyoxigraph as ox
 from rdflib import RDF, BNode, Graph, Literal, URIRef
 from rdflib.namespace import SH
 
-from .export import literal_parts, split_quad
+from ..export import literal_parts, split_quad
 
 _NESTING = (SH.node, SH["and"], SH["or"], SH["not"], SH.xone, SH.qualifiedValueShape, SH.property, RDF.first)
 _TARGETS = {SH.targetClass: "class", SH.targetSubjectsOf: "subjects", SH.targetObjectsOf: "objects",
@@ -110,7 +110,7 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
         return False  # one result message per result, as the report keeps
     if any(p not in _OWN and p.startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
-    from .validate_core import _INERT, implicit_class
+    from .core import _INERT, implicit_class
     custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
     if any(p in custom or (p not in _INERT and not p.startswith(str(SH))) for p in shapes.predicates(shape)):
         return False  # a custom constraint component's parameter, or a predicate not known to be inert: the shape

@@ -14,23 +14,23 @@ from typing import Any
 
 import orjson
 
-from .errors import InputError
-from .map import map_work
-from .map.context import Context, Knowledge
-from .model import Work
-from .normalize import normalize
-from .read import Ignored, iter_records
+from ..errors import InputError
+from ..map import map_work
+from ..map.context import Context, Knowledge
+from ..model import Work
+from ..ingest.normalize import normalize
+from ..ingest.read import Ignored, iter_records
 from collections import Counter
 
-from .map.contributors import org_names
-from .map.knowledge import artifact_triples, candidate_triples, named_tool, tool_triples
-from .refs.named import Named, decide, mention_of, reference_text, work_mentions
-from .refs.resolve import CitedInfo, Resolution, resolve_works
-from .refs.tools import ArtifactMatch, Candidate, ToolMatch
-from .topics import classify, override, scheme_triples, unused_overrides
-from .terms import XSD_GYEAR, lit
-from .vocab import FABIO, KG, SDO, SKOS
-from .map.common import url_obj
+from ..map.contributors import org_names
+from ..map.knowledge import artifact_triples, candidate_triples, named_tool, tool_triples
+from ..refs.named import Named, decide, mention_of, reference_text, work_mentions
+from ..refs.resolve import CitedInfo, Resolution, resolve_works
+from ..refs.tools import ArtifactMatch, Candidate, ToolMatch
+from ..refs.topics import classify, override, scheme_triples, unused_overrides
+from ..rdf.terms import XSD_GYEAR, lit
+from ..rdf.vocab import FABIO, KG, SDO, SKOS
+from ..map.common import url_obj
 
 
 @dataclass

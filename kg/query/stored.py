@@ -21,12 +21,12 @@ from pathlib import Path
 
 import orjson
 
-from .errors import QueryError
-from .ids import DEFAULT_BASE, Minter
-from .resources import data_file, queries_dir
+from ..errors import QueryError
+from ..rdf.ids import DEFAULT_BASE, Minter
+from ..resources import data_file, queries_dir
 from .table import is_identifier, table
-from .terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
-from .vocab import PREFIXES
+from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
+from ..rdf.vocab import PREFIXES
 
 PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
@@ -232,7 +232,7 @@ _BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
 
 def query_prefixes() -> dict[str, str]:
     """The project's standard prefixes for SPARQL: the graph's (kg.vocab.PREFIXES) plus tool: and topic:."""
-    from .topics import TOPIC_NS
+    from ..refs.topics import TOPIC_NS
     return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC_NS}
 
 
@@ -246,7 +246,7 @@ def _tool_ids() -> list[str]:
 
 
 def _topic_ids() -> list[str]:
-    from .topics import concepts
+    from ..refs.topics import concepts
     return sorted(c.id for c in concepts())
 
 

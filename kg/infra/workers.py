@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from .errors import KgError
+from ..errors import KgError
 
 T = TypeVar("T")
 _TASK: tuple[Callable[..., Any], tuple[Any, ...], Any] | None = None  # what the child inherits

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import click
 
-from . import __version__, api
-from .build import StrictStop
-from .cli_common import Fail
-from .errors import KgError
-from .export import FORMATS
-from .ids import DEFAULT_BASE
-from .net import DEFAULT_MAX_BYTES
-from .queries import render, stored_queries
-from .resources import seeds_dir
-from .table import terminal_width
+from .. import __version__, api
+from ..build.memory import StrictStop
+from .common import Fail
+from ..errors import KgError
+from ..export import FORMATS
+from ..rdf.ids import DEFAULT_BASE
+from ..infra.net import DEFAULT_MAX_BYTES
+from ..query.stored import render, stored_queries
+from ..resources import seeds_dir
+from ..query.table import terminal_width
 
 FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
@@ -186,7 +186,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             err=True,
         )
         if vreport is not None:
-            from .validate import see_all, summary
+            from ..validate.engine import see_all, summary
             hint = f" --severity {see_all(vreport)}" if see_all(vreport) else ""
             click.echo(f"validation: {summary(vreport)}" + ("" if vreport.conforms else f" (kg validate{hint} lists them)"),
                        err=True)
@@ -212,7 +212,7 @@ def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severi
     Example:
       kg validate --severity warning
     """
-    from .validate import render_json, render_text, render_turtle
+    from ..validate.engine import render_json, render_text, render_turtle
     try:
         if jobs > 1 and fmt == "turtle":
             raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")
@@ -398,8 +398,8 @@ def queries() -> None:
         click.echo(f"{q.name}  {q.description}" + (f"  [params: {params}]" if params else ""))
 
 
-from .cli_fetch import fetch  # noqa: E402 - the command lives in its own module
-from .cli_report import report  # noqa: E402 - the command lives in its own module
+from .fetch import fetch  # noqa: E402 - the command lives in its own module
+from .report import report  # noqa: E402 - the command lives in its own module
 
 main.add_command(fetch)
 main.add_command(report)

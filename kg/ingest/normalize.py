@@ -13,13 +13,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from .errors import InputError
-from .resources import type_table
-from .terms import decimal
-from .model import (
-    Affiliation, Assertion, ClinicalTrial, Contributor, Event, Funder, Funding, Institution, License,
-    Link, PartialDate, Project, Reference, Relation, Source, Update, Work,
-)
+from ..errors import InputError
+from ..resources import type_table
+from ..rdf.terms import decimal
+from ..model import Affiliation, Assertion, ClinicalTrial, Contributor, Event, Funder, Funding, Institution, License, Link, PartialDate, Project, Reference, Relation, Source, Update, Work
 
 # Digits are ASCII digits everywhere ([0-9], never \d or str.isdigit(), which take "٥" and "²"): the shapes
 # and the XSD datatypes want [0-9].

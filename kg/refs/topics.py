@@ -21,11 +21,11 @@ import orjson
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, SKOS
 
-from .errors import InputError
-from .model import Work
-from .normalize import normalize_doi
-from .refs.parse import fold
-from .resources import data_file
+from ..errors import InputError
+from ..model import Work
+from ..ingest.normalize import normalize_doi
+from .parse import fold
+from ..resources import data_file
 
 KG_NS = "https://w3id.org/crossref-kg/ontology#"
 TOPIC_NS = "https://w3id.org/crossref-kg/topic/"
@@ -358,7 +358,7 @@ def scheme_triples() -> list[tuple[str, str, str]]:
 
 
 def _lit(o: Literal) -> str:
-    from .terms import lang_lit, lit
+    from ..rdf.terms import lang_lit, lit
     if o.language:
         return lang_lit(str(o), o.language)
     return lit(str(o), f"<{o.datatype}>" if o.datatype else None)

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO
 
 from . import faults
-from .errors import KgError
+from ..errors import KgError
 
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # no room: a full disk, a quota, a file size limit
 STDOUT = ("-", "/dev/stdout")

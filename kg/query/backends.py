@@ -16,9 +16,10 @@ from typing import IO, TYPE_CHECKING
 import orjson
 import pyoxigraph as ox
 
-from . import __version__, net
-from .errors import InputError, QueryError, UsageError
-from .queries import Cell, Results
+from .. import __version__
+from ..infra import net
+from ..errors import InputError, QueryError, UsageError
+from .stored import Cell, Results
 
 if TYPE_CHECKING:
     from rdflib import Dataset
@@ -80,7 +81,7 @@ def _load_into(store: ox.Store, path: Path) -> None:
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
     except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
-        from .export import read_jsonld_lines
+        from ..export import read_jsonld_lines
         lines = read_jsonld_lines(open_graph(path).read(), None) if fmt == ox.RdfFormat.JSON_LD else None
         if lines is None:
             raise InputError(str(path), "holds a value too large for the RDF parser",
@@ -111,7 +112,7 @@ def build_disk_store(building: Path, graph: Path, scratch: Path) -> None:
     """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file (the build's
     ``kg.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
     default graph (the union of the graphs)."""
-    from .export import canonical_lines, triples_from_quads
+    from ..export import canonical_lines, triples_from_quads
     triples = Path(scratch) / "store-load.nt"
     with open(triples, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(triples_from_quads(canonical_lines(graph)))
@@ -174,7 +175,7 @@ def rdflib_graph(source: "Iterable[str] | Path") -> "Dataset":
     per record (which keeps a dict of graphs per triple)."""
     from rdflib import Dataset
 
-    from .validate_sparql import rdflib_triples
+    from ..validate.sparql import rdflib_triples
 
     ds = Dataset()
     add = ds.default_graph.add

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from email.message import Message
 from urllib.parse import urljoin, urlsplit
 
-from .errors import UsageError
+from ..errors import UsageError
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024  # the largest Crossref records are a few MB; SPARQL answers of ~300k rows
 MAX_REDIRECTS = 5

@@ -23,13 +23,13 @@ import pyshacl
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
-from .errors import InputError
-from .export import split_quad
-from .forked import quiet_worker
+from ..errors import InputError
+from ..export import split_quad
+from ..infra.workers import quiet_worker
 if TYPE_CHECKING:
-    from .validate_core import Hit
-    from .validate_sparql import RawResult
-from .resources import shapes_dir
+    from .core import Hit
+    from .sparql import RawResult
+from ..resources import shapes_dir
 
 SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}
 RANK = {SH.Violation: 0, SH.Warning: 1, SH.Info: 2}
@@ -289,7 +289,8 @@ def _validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = Non
 def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
                    only: set[URIRef] | None = None, compiled_only: bool = False,
                    prefixes: dict[str, str] | None = None) -> Report:
-    from . import validate_core, validate_sparql
+    from . import core as validate_core
+    from . import sparql as validate_sparql
     core, checks = validate_sparql.split(shapes)
     native = validate_core.compiled(core, shapes)
     if compiled_only and (native.rest_has_targets or checks):
@@ -425,7 +426,7 @@ def shapes_conform_to_shacl_shacl(shapes: Graph) -> tuple[bool, str]:
 # ---------------------------------------------------------------- rendering
 
 def short(iri: str | None) -> str:
-    from .export import Prefixer
+    from ..export import Prefixer
     if iri is None:
         return ""
     return Prefixer().curie(iri) or iri
@@ -635,7 +636,7 @@ def _sparql_deep(shapes: Graph, constraint: object) -> tuple[set[str], set[str]]
     from rdflib import Variable
     from rdflib.plugins.sparql import prepareQuery
 
-    from .validate_sparql import _prefixes
+    from .sparql import _prefixes
     forward: set[str] = set()
     backward: set[str] = set()
     for text in (shapes.value(constraint, SH.select), shapes.value(constraint, SH.ask)):

@@ -1,0 +1,1 @@
+"""Machinery with no domain knowledge: external sorting, forked workers, atomic outputs, faults, HTTP."""

@@ -1,0 +1,1 @@
+"""Reading Crossref records and normalizing them into typed values."""

@@ -1,0 +1,1 @@
+"""Stored SPARQL queries, the graph backends they run on, and result tables."""

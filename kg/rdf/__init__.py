@@ -1,0 +1,1 @@
+"""The one text form every stage shares: vocabulary, terms, IRIs."""

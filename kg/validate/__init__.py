@@ -1,0 +1,1 @@
+"""SHACL validation: the compiled engine, Oxigraph SPARQL checks and pySHACL, the reference."""
