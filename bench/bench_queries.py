@@ -38,11 +38,11 @@ import gc, json, os, sys, time
 from pathlib import Path
 backend, source = sys.argv[1], sys.argv[2]
 if backend == "store":
-    from kg.store import open_disk_store, query_oxigraph
+    from kg.query.backends import open_disk_store, query_oxigraph
     db = open_disk_store(Path(source))
     run = lambda text: query_oxigraph(db, text)
 else:
-    from kg.store import query_rdflib, rdflib_graph
+    from kg.query.backends import query_rdflib, rdflib_graph
     g = rdflib_graph(Path(source))
     run = lambda text: query_rdflib(g, text)
     gc.collect()

@@ -85,7 +85,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     records), full, sample:N or none. A graph with violations is not written unless ``allow_invalid``.
     ``jobs``: worker processes (default: the available cores); the output never depends on it.
     Every output is checked before the build starts and all are replaced together at its end (see
-    ``kg.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
+    ``kg.infra.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
     An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
     """
     Context.create(base, tools=tools, topics=topics)  # bad base, catalogue or overrides: fail before reading

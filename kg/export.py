@@ -2,7 +2,7 @@
 
 The pipeline's canonical form is the code-point-sorted, duplicate-free list of N-Quads lines. Every
 format is written from it by grouping, never by a serializer's insertion order, so the same graph
-always gives the same bytes. Writes go through ``kg.outputs`` (atomic for files, .gz compressed).
+always gives the same bytes. Writes go through ``kg.infra.outputs`` (atomic for files, .gz compressed).
 """
 
 from __future__ import annotations
@@ -374,11 +374,11 @@ def check_writable(path: str | Path) -> None:
     outputs.probe(outputs.target(str(path)))
 
 
-atomic_writer = outputs.atomic_writer  # (its home is kg.outputs: symlinks written through, .gz compressed)
+atomic_writer = outputs.atomic_writer  # (its home is kg.infra.outputs: symlinks written through, .gz compressed)
 
 
 def write(lines: Iterable[str], fmt: str, output: str) -> None:
-    """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout; see ``kg.outputs.target``),
+    """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout; see ``kg.infra.outputs.target``),
     atomically when it is a file."""
     writer = WRITERS[fmt]
     with outputs.atomic_writer(output) as fh:

@@ -5,7 +5,7 @@ DOI (``10.1145%2f3341301.3359646.json``) and written atomically; DOIs the API do
 listed in ``.missing.tsv`` beside them. Every request goes through one ``Client``: a User-Agent with the
 version and the mailto contact, a rate limiter shared by all threads that adopts the server's
 ``X-Rate-Limit-*`` headers and pauses everyone on ``Retry-After`` (a pause or pace over ``MAX_PAUSE`` fails
-the request instead), retries with exponential backoff and full jitter, and kg.net's bounds: a total
+the request instead), retries with exponential backoff and full jitter, and kg.infra.net's bounds: a total
 deadline, a cap on the answer's size, redirects only on the API's host. A record is saved only when it is
 the record of the DOI asked for (or lists it among its aliases). ``fetch_works`` walks DOIs breadth-first,
 up to ``depth`` hops of references from the starting records, with a bounded number of requests in flight.
@@ -308,7 +308,7 @@ class Interrupted(Exception):
 
 
 class Client:
-    """The one HTTP client of ``/works/{doi}``: polite, rate-limited, retrying, bounded (kg.net: ``timeout``
+    """The one HTTP client of ``/works/{doi}``: polite, rate-limited, retrying, bounded (kg.infra.net: ``timeout``
     seconds for a whole request, at most ``max_bytes`` of answer, redirects only on the API's host, from http
     to https at most); safe to share between threads.
 

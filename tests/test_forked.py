@@ -1,4 +1,4 @@
-"""kg.forked: a function in a forked child that inherits its arguments; its result, its errors as they were
+"""kg.infra.workers: a function in a forked child that inherits its arguments; its result, its errors as they were
 raised, and a cancel that ends the child and the processes it started."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ nesting, gzip bombs and truncated gzip, standard input and special files, output
 FIFOs, devices, .gz), all outputs or none (checked before the build, committed together, locks, leftovers of
 dead builds), workers that die with their parent, and builds killed or interrupted at every stage.
 
-Faults are injected at a known stage with KG_FAULT=STAGE:SIGNAL (kg.faults): nothing here waits on a clock.
+Faults are injected at a known stage with KG_FAULT=STAGE:SIGNAL (kg.infra.faults): nothing here waits on a clock.
 A full or read-only disk is a small tmpfs mounted in a user namespace (``unshare``), where the system allows it.
 """
 
@@ -99,7 +99,7 @@ BOMB_READER = """
 import resource, sys
 limit = 768 << 20
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from kg.read import iter_records
+from kg.ingest.read import iter_records
 for item in iter_records(sys.argv[1:]):
     print(item if isinstance(item, Exception) else f"record {item[0].path} {item[0].locator} {item[1]['DOI']}")
 """

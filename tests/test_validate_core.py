@@ -1,4 +1,4 @@
-"""The compiled SHACL Core engine (kg.validate_core) against pySHACL, the reference, on random graphs."""
+"""The compiled SHACL Core engine (kg.validate.core) against pySHACL, the reference, on random graphs."""
 
 from __future__ import annotations
 

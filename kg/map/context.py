@@ -87,7 +87,7 @@ class Context:
 class Knowledge:
     """What cross-record stages inferred about one work: per reference index its resolution
     (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch), tool candidate (kg.refs.tools.Candidate)
-    and named artifact (kg.refs.tools.ArtifactMatch); the work's topics (kg.topics.Assignment)."""
+    and named artifact (kg.refs.tools.ArtifactMatch); the work's topics (kg.refs.topics.Assignment)."""
 
     resolutions: dict[int, Any] = field(default_factory=dict)
     tools: dict[int, list[Any]] = field(default_factory=dict)

@@ -110,7 +110,7 @@ def load_store(paths: list[Path]) -> ox.Store:
 
 def build_disk_store(building: Path, graph: Path, scratch: Path) -> None:
     """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file (the build's
-    ``kg.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
+    ``kg.infra.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
     default graph (the union of the graphs)."""
     from ..export import canonical_lines, triples_from_quads
     triples = Path(scratch) / "store-load.nt"
@@ -251,7 +251,7 @@ def query_endpoint(url: str, text: str, timeout: float = 60.0, max_bytes: int = 
     The query goes URL-encoded in the body (the protocol's "query via POST with URL-encoded parameters", which
     every server answers; Virtuoso never answers a direct ``application/sparql-query`` POST), with the
     ``default-graph-uri`` and ``named-graph-uri`` parameters given (a server such as Virtuoso otherwise answers
-    over all its graphs, its system graphs included). The request is bounded (kg.net: ``timeout`` seconds in
+    over all its graphs, its system graphs included). The request is bounded (kg.infra.net: ``timeout`` seconds in
     all, at most ``max_bytes``, no redirects), and an answer that is not what the protocol says is a QueryError
     naming the URL and what is wrong."""
     net.check_url("--endpoint", url)

@@ -231,7 +231,7 @@ _BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
 
 
 def query_prefixes() -> dict[str, str]:
-    """The project's standard prefixes for SPARQL: the graph's (kg.vocab.PREFIXES) plus tool: and topic:."""
+    """The project's standard prefixes for SPARQL: the graph's (kg.rdf.vocab.PREFIXES) plus tool: and topic:."""
     from ..refs.topics import TOPIC_NS
     return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC_NS}
 
@@ -547,7 +547,7 @@ def cell_text(c: Cell) -> str:
 
 
 def render(res: Results, fmt: str, width: int | None = None) -> str:
-    """Results as table (whole values; with ``width``, shortened to fit it: see kg.table), csv, tsv, json
+    """Results as table (whole values; with ``width``, shortened to fit it: see kg.query.table), csv, tsv, json
     (SPARQL 1.1 JSON results) or markdown."""
     if res.graph_nt is not None:
         return res.graph_nt

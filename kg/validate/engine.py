@@ -246,7 +246,7 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
              only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> Report:
     """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
-    The default engine evaluates the shapes it compiles (``kg.validate_core``) on dictionaries, the SHACL-SPARQL
+    The default engine evaluates the shapes it compiles (``kg.validate.core``) on dictionaries, the SHACL-SPARQL
     constraints it can on Oxigraph, and the rest with pySHACL; ``engine="pyshacl"`` runs everything with pySHACL,
     the reference; ``both`` runs both and fails unless their results are identical. ``only`` restricts the
     focus nodes (IRIs) whose results are kept: the same results as the whole graph's for them. (Not pySHACL's
