@@ -72,7 +72,7 @@ def deep_predicates(folder: Path | None) -> tuple[set[str], set[str]] | None:
     """The predicates along which some shape validates the value nodes with more than their classes (sh:node,
     sh:qualifiedValueShape, logical constraints holding paths), forward and backward, with the predicates those
     nested shapes read in turn; None when the shapes do something this analysis does not follow. (Classes of
-    value nodes are always at hand: see ``validate_sharded``.)"""
+    value nodes are always at hand: see ``kg.validate.shards.ShardPlan``.)"""
     from rdflib.collection import Collection
     shapes = shapes_of(folder)
     forward: set[str] = set()
