@@ -314,10 +314,10 @@ def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> 
     """Nested value shapes and SPARQL constraints name the predicates the sharded validation must follow from a
     node that several records describe; classes and literals alone are not followed; anything the analysis
     cannot follow gives None."""
-    from kg.validate.reach import deep_predicates as _deep_predicates
+    from kg.validate.reach import deep_predicates
     from kg.validate.shapes import _SHAPES_BY_FOLDER
     kg, frbr, pro = "https://w3id.org/crossref-kg/ontology#", "http://purl.org/vocab/frbr/core#", "http://purl.org/spar/pro/"
-    assert _deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
+    assert deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
                                       {f"<{pro}relatesToDocument>", f"<{kg}hasTopicAssignment>"})
     head = ("@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .\n"
             "ex:p sh:declare [ sh:prefix \"ex\" ; sh:namespace \"http://example.org/\"^^<http://www.w3.org/2001/XMLSchema#anyURI> ] .\n")
@@ -345,7 +345,7 @@ def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> 
         folder.mkdir()
         (folder / "s.ttl").write_text(head + text, encoding="utf-8")
         try:
-            assert _deep_predicates(folder) == expected, name
+            assert deep_predicates(folder) == expected, name
         finally:
             _SHAPES_BY_FOLDER.pop(folder, None)
 
