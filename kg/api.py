@@ -22,15 +22,13 @@ from .rdf.ids import DEFAULT_BASE
 from .map.context import Context
 from .infra.net import DEFAULT_MAX_BYTES
 from .query.stored import Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines, sorted_lists, with_standard_prefixes
-from .validate.engine import Report
+from .validate import Report, in_shards, validate_collected, validate_file
 from .ingest.read import display_path, spool
 from .build.stream import build_stream, scratch_dir
 from .query.backends import build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
-SHARD_ABOVE = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
-SHARD_RECORDS = 100  # records per validation shard: a shard costs its shared lines once; 100 keeps workers small
 
 
 def workspace() -> Path:
@@ -158,7 +156,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         n_jobs = jobs or default_jobs()
         with ExitStack() as stack:
             early = None  # with workers, the sample is validated while the graph is merged
-            if sample_lines is not None and n_jobs > 1 and len(sample_lines) > SHARD_ABOVE and forking_works():
+            if sample_lines is not None and n_jobs > 1 and in_shards(len(sample_lines)) and forking_works():
                 # the lines reach it in a file, and this process lets go of them: inherited, they would be held
                 # twice (touching an object copies its page)
                 sample_file = scratch / "sample.nq"
@@ -166,7 +164,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                     out.writelines(sample_lines)
                 sample_lines = None
                 result.sampled.clear()
-                early = stack.enter_context(Forked(_validate_file, sample_file, result.shared_graphs, shapes, n_jobs))
+                early = stack.enter_context(Forked(validate_file, sample_file, result.shared_graphs, shapes, n_jobs))
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
                 last_triple = None
                 for block in result.blocks():
@@ -201,7 +199,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                 faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:
                     from .rdf.ids import check_base
-                    from .validate.engine import violation_message
+                    from .validate import violation_message
                     raise ValidationFailed(violation_message(report, every_line if whole else sample_lines,
                                                              check_base(base)), report)
         graph_tmp = plan.graph.tmp
@@ -229,31 +227,6 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
-    """Validate whole when small, else record by record in shards (the same report, less memory)."""
-    if len(lines) <= SHARD_ABOVE:
-        return validate_lines(lines, shapes)
-    from .validate.engine import load_shapes, validate_sharded
-    load_shapes(shapes)
-    return validate_sharded(lines, shapes, shared_graphs, shard_size=SHARD_RECORDS, jobs=jobs)
-
-
-def _validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
-    """``validate_collected`` of the lines of a file."""
-    with open(path, encoding="utf-8", newline="\n") as fh:
-        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs)
-
-
-def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None,
-                   prefixes: dict[str, str] | None = None) -> "Report":
-    """Validate canonical N-Quads lines against the shapes (default: shapes/). The rdflib graph of the lines
-    is made only if pySHACL needs it (the compiled engine and Oxigraph read the lines); ``prefixes`` are those
-    the graph files declared (pySHACL resolves SPARQL prefixes with them, and both engines write nodes with them
-    in messages)."""
-    from .validate.engine import load_shapes, validate
-    return validate(None, load_shapes(shapes), lines, engine, prefixes=prefixes)
-
-
 def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,
                     engine: str | None = None) -> "Report":
     """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel."""
@@ -268,14 +241,8 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
             from .query.backends import no_triples
             raise no_triples(src)
         lines.update(got)
-    if jobs > 1:
-        from .rdf.ids import DEFAULT_BASE, Minter
-        from .validate.engine import load_shapes, validate_sharded
-        load_shapes(shapes)  # fail early and clearly on bad shapes
-        base = Minter(DEFAULT_BASE)
-        shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
-        return validate_sharded(sorted(lines), shapes, shared, shard_size=SHARD_RECORDS, jobs=jobs)
-    return validate_lines(sorted(lines), shapes, engine, prefixes)
+    from . import validate as validation
+    return validation.validate_graphs(sorted(lines), shapes, jobs, engine, prefixes)
 
 
 def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:

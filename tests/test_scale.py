@@ -32,7 +32,7 @@ from kg.rdf.ids import DEFAULT_BASE
 from kg.map.context import Context
 from kg.refs import resolve_disk
 from kg.build.stream import build_stream
-from kg.validate.engine import data_graph, load_shapes, validate, validate_sharded
+from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
 from conftest import ROOT, SAMPLES, SEEDS
 
@@ -208,7 +208,8 @@ def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: 
     validation after the merge that one worker does, and the same graph."""
     from kg import api
     from kg.infra import workers as forked
-    monkeypatch.setattr(api, "SHARD_ABOVE", 0)  # (the sample of this corpus is small: shard it anyway)
+    from kg.validate import shards
+    monkeypatch.setattr(shards, "SHARD_ABOVE", 0)  # (the sample of this corpus is small: shard it anyway)
     started: list[int] = []
     real = forked.Forked.__init__
 
@@ -304,8 +305,8 @@ def test_sharded_validation_equals_whole_graph_validation(corpus: list[str], in_
     assert validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=2).results == whole.results  # workers
     # shapes beyond the analysis of what they read from a shared node fall back to whole home graphs: the same
     # (in this process: the path of --jobs 1)
-    import kg.validate.engine
-    monkeypatch.setattr(kg.validate.engine, "_deep_predicates", lambda folder: None)
+    import kg.validate.shards
+    monkeypatch.setattr(kg.validate.shards, "deep_predicates", lambda folder: None)
     assert validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=1).results == whole.results
 
 
@@ -313,9 +314,10 @@ def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> 
     """Nested value shapes and SPARQL constraints name the predicates the sharded validation must follow from a
     node that several records describe; classes and literals alone are not followed; anything the analysis
     cannot follow gives None."""
-    from kg.validate.engine import _SHAPES_BY_FOLDER, _deep_predicates
+    from kg.validate.reach import deep_predicates
+    from kg.validate.shapes import _SHAPES_BY_FOLDER
     kg, frbr, pro = "https://w3id.org/crossref-kg/ontology#", "http://purl.org/vocab/frbr/core#", "http://purl.org/spar/pro/"
-    assert _deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
+    assert deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
                                       {f"<{pro}relatesToDocument>", f"<{kg}hasTopicAssignment>"})
     head = ("@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .\n"
             "ex:p sh:declare [ sh:prefix \"ex\" ; sh:namespace \"http://example.org/\"^^<http://www.w3.org/2001/XMLSchema#anyURI> ] .\n")
@@ -343,7 +345,7 @@ def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> 
         folder.mkdir()
         (folder / "s.ttl").write_text(head + text, encoding="utf-8")
         try:
-            assert _deep_predicates(folder) == expected, name
+            assert deep_predicates(folder) == expected, name
         finally:
             _SHAPES_BY_FOLDER.pop(folder, None)
 

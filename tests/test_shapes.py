@@ -35,7 +35,7 @@ from rdflib.namespace import RDF, SH
 
 from kg.build.memory import build_graph
 from kg.map.context import Context
-from kg.validate.engine import Report, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
+from kg.validate import Report, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
 
 from conftest import SAMPLES, SEEDS
 

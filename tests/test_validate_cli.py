@@ -123,7 +123,7 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
     from conftest import SAMPLES
     from kg.build.memory import build_graph
     from kg.map.context import Context
-    from kg.validate.engine import data_graph, load_shapes, validate, validate_sharded
+    from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
     ctx = Context.create()
     shared = {ctx.minter.node("graph", n) for n in ("knowledge", "tools", "topics")}
@@ -136,6 +136,25 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
             part = validate_sharded(lines, None, shared, shard_size=size, jobs=jobs)
             assert {(r.severity, r.shape, r.focus, r.path, r.value, r.message) for r in part.results} == full
         monkeypatch.setenv("KG_SHACL_ENGINE", "both")
+
+
+def test_sharded_validation_equals_the_whole_graph_under_another_base(run, tmp_path: Path,  # noqa: ANN001
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: ``kg validate --jobs 2`` takes the shared graphs (knowledge, tools, topics) under the base the
+    graph was built with, not the default base, and reports what the whole graph does."""
+    from conftest import SAMPLES
+    samples = [str(p) for p in sorted(SAMPLES.rglob("*.json"))]
+    assert run("build", str(SEEDS), *samples, "--base", "https://example.org/kg/", "-q",
+               "--validate", "none").exit_code == 0
+    from kg.validate.shards import shared_graphs_of
+    lines = (tmp_path / "ws" / "graph.nq").read_text(encoding="utf-8").splitlines()
+    shared = {f"<https://example.org/kg/graph/{name}>" for name in ("knowledge", "tools", "topics")}
+    assert shared_graphs_of({line.rsplit(" ", 2)[-2] for line in lines}) == shared  # (not the default base's)
+    whole = run("validate", "-f", "json", "--severity", "info")
+    monkeypatch.setenv("KG_SHACL_ENGINE", "fast")  # (the shards: the default engine; the whole graph: both)
+    sharded = run("validate", "-f", "json", "--severity", "info", "--jobs", "2")
+    assert json.loads(whole.stdout)["results"] and sharded.exit_code == whole.exit_code
+    assert json.loads(sharded.stdout) == json.loads(whole.stdout)
 
 
 def test_work_without_title_is_reported_for_titled_types(run, tmp_path: Path) -> None:  # noqa: ANN001

@@ -13,7 +13,9 @@ from rdflib.namespace import SH
 
 from kg.validate import core as validate_core
 from kg.validate import sparql as validate_sparql
-from kg.validate.engine import _validate_fast, _validate_pyshacl, load_shapes
+from kg.validate import load_shapes
+from kg.validate.engine import _validate_fast
+from kg.validate.engine_pyshacl import validate_pyshacl
 
 EX = Namespace("http://example.org/")
 SHAPES_FILE = Path(__file__).parent / "data" / "shacl-core" / "shapes.ttl"
@@ -48,7 +50,7 @@ def graph_of(triples: set) -> Graph:
 def test_same_report_as_pyshacl(triples: set) -> None:
     data = graph_of(triples)
     fast = _validate_fast(data, SHAPES, None)
-    reference = _validate_pyshacl(graph_of(triples), SHAPES)
+    reference = validate_pyshacl(graph_of(triples), SHAPES)
     assert fast.results == reference.results
     assert fast.conforms == reference.conforms
 
@@ -57,7 +59,7 @@ def test_same_report_as_pyshacl(triples: set) -> None:
 @given(st.sets(st.sampled_from(TRIPLES), min_size=1, max_size=30), st.sets(st.sampled_from(NODES[:4]), min_size=1))
 def test_same_report_as_pyshacl_on_chosen_focus_nodes(triples: set, focus: set) -> None:
     fast = _validate_fast(graph_of(triples), SHAPES, None, only=set(focus))
-    reference = _validate_pyshacl(graph_of(triples), SHAPES, only=set(focus))
+    reference = validate_pyshacl(graph_of(triples), SHAPES, only=set(focus))
     assert fast.results == reference.results
 
 

@@ -23,7 +23,7 @@ from rdflib.namespace import RDF, SH, Namespace
 
 from kg.cli import main
 from kg.errors import KgError
-from kg.validate.engine import Declined, validate
+from kg.validate import Declined, validate
 
 from conftest import SHARED
 

@@ -31,6 +31,7 @@ from ..infra.outputs import alive
 from ..infra.workers import quiet_worker
 from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from ..map.context import Context
+from ..rdf.ids import SHARED_GRAPHS
 from ..ingest.normalize import normalize
 from ..ingest.read import Ignored, Input, LazyLine, iter_records
 from ..refs.parse import ParsedRef
@@ -42,7 +43,6 @@ RUN_GROWTH = 4  # pass 2 puts up to RUN_GROWTH * CHUNK records in a run, so that
 SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
 GROUP = 64  # with workers, GROUP sorted runs of pass 2 are merged into one by a worker when there are many
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
-SHARED = ("knowledge", "tools", "topics")
 
 
 @dataclass
@@ -303,7 +303,7 @@ def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Pa
     t = report.timed("read", t)
     runs: list[Path] = []
     result = StreamResult(report, runs, scratch, works=len(best),
-                          shared_graphs={ctx.minter.node("graph", g) for g in SHARED})
+                          shared_graphs={ctx.minter.node("graph", g) for g in SHARED_GRAPHS})
     if not best:
         resolver.close()
         return result

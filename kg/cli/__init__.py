@@ -186,7 +186,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             err=True,
         )
         if vreport is not None:
-            from ..validate.engine import see_all, summary
+            from ..validate import see_all, summary
             hint = f" --severity {see_all(vreport)}" if see_all(vreport) else ""
             click.echo(f"validation: {summary(vreport)}" + ("" if vreport.conforms else f" (kg validate{hint} lists them)"),
                        err=True)
@@ -212,7 +212,7 @@ def validate_cmd(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severi
     Example:
       kg validate --severity warning
     """
-    from ..validate.engine import render_json, render_text, render_turtle
+    from ..validate import render_json, render_text, render_turtle
     try:
         if jobs > 1 and fmt == "turtle":
             raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")

@@ -15,6 +15,7 @@ from .terms import encode_segment, is_valid_iri
 
 DEFAULT_BASE = "https://w3id.org/crossref-kg/"
 DOI_RESOLVER = "https://doi.org/"
+SHARED_GRAPHS = ("knowledge", "tools", "topics")  # the named graphs {base}graph/{name} no one record owns
 _WS = re.compile(r"\s+")
 
 

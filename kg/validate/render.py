@@ -1,0 +1,123 @@
+"""The validation report as text, JSON or Turtle, its summary words, and the one line a build that meets
+violations ends with."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+import orjson
+
+from ..rdf.ids import SHARED_GRAPHS
+from .report import RANK, SEVERITIES, Report, Result
+
+
+def short(iri: str | None) -> str:
+    from ..export import Prefixer
+    if iri is None:
+        return ""
+    return Prefixer().curie(iri) or iri
+
+
+def render_text(report: Report, threshold: str) -> str:
+    shown = report.at_or_above(threshold)
+    lines = []
+    by_shape: dict[tuple[str, str], list[Result]] = defaultdict(list)
+    for r in shown:
+        by_shape[(r.severity, r.shape)].append(r)
+    for (severity, shape), results in by_shape.items():
+        lines.append(f"{severity} {short(shape)}: {len(results)} result{'s' if len(results) != 1 else ''}")
+        by_focus: dict[str, list[Result]] = defaultdict(list)
+        for r in results:
+            by_focus[r.focus].append(r)
+        for focus, rs in by_focus.items():
+            lines.append(f"  {focus}")
+            for r in rs:
+                where = f"{short(r.path)}" if r.path else "(node)"
+                value = f" = {r.value!r}" if r.value is not None else ""
+                lines.append(f"    {where}{value}: {r.message}")
+    lines.append(f"{summary(report)} (showing {threshold} and above{_hidden(report, threshold)})")
+    return "\n".join(lines) + "\n"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def summary(report: Report) -> str:
+    """"conforms" (no result of any severity, as SHACL's sh:conforms) or "does not conform", and the counts:
+    the words ``kg validate`` and ``kg build`` both use."""
+    counts = Counter(r.severity for r in report.results)
+    return (f"{'conforms' if report.conforms else 'does not conform'}: {_n(counts['Violation'], 'violation')}, "
+            f"{_n(counts['Warning'], 'warning')}, {_n(counts['Info'], 'info')}")
+
+
+def see_all(report: Report, threshold: str = "violation") -> str:
+    """The --severity that shows every result the report counts ("" when ``threshold`` already does)."""
+    lowest = max((RANK.get(SEVERITIES.get(r.severity.lower()), 2) for r in report.results), default=0)
+    wanted = ["violation", "warning", "info"][lowest]
+    return "" if ["violation", "warning", "info"].index(threshold) >= lowest else wanted
+
+
+def _hidden(report: Report, threshold: str) -> str:
+    """What the counts hold that the report does not show, and how to see it."""
+    wanted = see_all(report, threshold)
+    if not wanted:
+        return ""
+    hidden = len(report.results) - len(report.at_or_above(threshold))
+    return f"; {hidden} not shown: use --severity {wanted}"
+
+
+def render_json(report: Report, threshold: str) -> str:
+    counts = Counter(r.severity for r in report.results)
+    doc = {
+        "conforms": report.conforms,
+        "counts": {"violation": counts["Violation"], "warning": counts["Warning"], "info": counts["Info"]},
+        "results": [
+            {"severity": r.severity, "shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value,
+             "message": r.message, "constraint": r.constraint}
+            for r in report.at_or_above(threshold)
+        ],
+    }
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def render_turtle(report: Report) -> str:
+    return report.graph.serialize(format="turtle")
+
+
+def violating_records(report: Report, lines: Iterable[str] | None, base: str) -> list[str]:
+    """The DOIs of the records whose named graphs hold a focus node of a violation (sorted): the graph
+    ``{base}graph/{doi}`` of each quad whose subject is such a node, else, without the lines, the DOI of a focus
+    node that is a work (``https://doi.org/{doi}``)."""
+    from urllib.parse import unquote
+
+    focus = {r.focus for r in report.results if r.severity == "Violation"}
+    dois: set[str] = set()
+    prefix = "<" + base + "graph/"
+    shared = {prefix + n + ">" for n in SHARED_GRAPHS}
+    if lines is not None:
+        tokens = {"<" + f + ">" for f in focus}
+        for line in lines:
+            if line.split(" ", 1)[0] in tokens:
+                g = line.rstrip("\n").rsplit(" ", 2)[-2]
+                if g.startswith(prefix) and g not in shared:
+                    dois.add(unquote(g[len(prefix):-1]))
+    for f in focus:
+        if f.startswith("https://doi.org/"):
+            dois.add(unquote(f[len("https://doi.org/"):]))
+    return sorted(dois)
+
+
+def violation_message(report: Report, lines: Iterable[str] | None, base: str, limit: int = 5) -> str:
+    """The one line a build that meets violations ends with: how many, the first, the records that have them,
+    and what to do (the records' data is caught in normalize, so what remains is a mapping bug)."""
+    n = report.count("Violation")
+    first = next(r for r in report.results if r.severity == "Violation")
+    dois = violating_records(report, lines, base)
+    named = ", ".join(dois[:limit]) + (f" and {len(dois) - limit} more" if len(dois) > limit else "")
+    where = f" in {len(dois)} record{'s' if len(dois) != 1 else ''} ({named})" if dois else ""
+    return (f"the graph has {n} violation{'s' if n != 1 else ''} (first: {first.focus}: {first.message}){where};"
+            " nothing was written; this is a mapping bug (or a shape of --shapes), not a problem of the records:"
+            " please report it; to list every violation, run the build again with --allow-invalid, then"
+            " 'kg validate'")

@@ -1,0 +1,57 @@
+"""The shapes: the Turtle files of shapes/ (or a folder the user names) in one graph, parsed once per process
+where a worker needs them, and checked against SHACL-SHACL."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rdflib import Graph
+from rdflib.namespace import SH
+
+from ..errors import InputError
+from ..resources import shapes_dir
+from .engine_pyshacl import SHAPES_FILES, quiet_libraries
+
+
+def load_shapes(directory: Path | None = None) -> Graph:
+    """Every .ttl file of the shapes directory, in one graph; bad shapes are an InputError."""
+    folder = directory or shapes_dir()
+    files = sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+    if not files:
+        raise InputError(str(folder), "holds no shapes (.ttl files)", "give --shapes a folder of SHACL Turtle files")
+    g = Graph()
+    for f in files:
+        try:
+            with quiet_libraries():  # (rdflib logs a traceback for each ill-typed literal it reads)
+                g.parse(f, format="turtle", publicID=f.resolve().as_uri())
+        except Exception as e:  # rdflib raises many parser exception types
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise InputError(str(f), f"is not valid Turtle ({first})", "fix the shapes file") from None
+    for pattern in g.objects(None, SH.pattern):
+        try:
+            re.compile(str(pattern))
+        except re.error as e:
+            where = next((str(f) for f in files if (None, SH.pattern, pattern) in Graph().parse(f)), str(folder))
+            raise InputError(where, f"has an invalid sh:pattern {str(pattern)!r} ({e})",
+                             "fix the regular expression") from None
+    SHAPES_FILES[g] = files
+    return g
+
+
+_SHAPES_BY_FOLDER: dict[Path | None, Graph] = {}
+
+
+def shapes_of(folder: Path | None) -> Graph:
+    """The shapes of a folder, parsed once per worker process."""
+    if folder not in _SHAPES_BY_FOLDER:
+        _SHAPES_BY_FOLDER[folder] = load_shapes(folder)
+    return _SHAPES_BY_FOLDER[folder]
+
+
+def shapes_conform_to_shacl_shacl(shapes: Graph) -> tuple[bool, str]:
+    """Check the shapes graph against the SHACL-SHACL meta shapes that pySHACL ships."""
+    from pyshacl.entrypoints import meta_validate
+    conforms, _g, text = meta_validate(shapes, inference="rdfs")
+    return bool(conforms), text
+
