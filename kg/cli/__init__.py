@@ -8,13 +8,8 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from .build import build
+from . import build, export, fetch, query, report, validate
 from .common import Command
-from .export import export
-from .fetch import fetch
-from .query import queries, query, stats
-from .report import report
-from .validate import validate
 
 
 class _Group(click.Group):
@@ -34,5 +29,6 @@ def main() -> None:
     """
 
 
-for _command in (build, validate, export, query, stats, queries, fetch, report):
+for _command in (build.build, validate.validate, export.export, query.query, query.stats, query.queries,
+                 fetch.fetch, report.report):
     main.add_command(_command)
