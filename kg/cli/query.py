@@ -49,13 +49,21 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _graph_uri_options(f: Callable[..., None]) -> Callable[..., None]:
-    """--default-graph-uri and --named-graph-uri (SPARQL 1.1 Protocol), for the commands that take --endpoint."""
+def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
+    """What kg query and kg stats both take after the source: --timeout, --max-bytes, --default-graph-uri and
+    --named-graph-uri (SPARQL 1.1 Protocol) for --endpoint, and -f for the results."""
+    f = click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
+                     default="table", show_default=True)(f)
     f = click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
                      help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")(f)
-    return click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
-                        help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL "
-                             "1.1 Protocol). A server such as Virtuoso otherwise answers over all its graphs.")(f)
+    f = click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+                     help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL "
+                          "1.1 Protocol). A server such as Virtuoso otherwise answers over all its graphs.")(f)
+    f = click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
+                     metavar="N", help="With --endpoint: the largest answer accepted.")(f)
+    return click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+                        metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, "
+                                          "body).")(f)
 
 
 @click.command(cls=Command)
@@ -75,13 +83,7 @@ def _graph_uri_options(f: Callable[..., None]) -> Callable[..., None]:
                    "to other servers (with the values bound so far) and, on rdflib, FROM / FROM NAMED loading "
                    "the graphs they name from the network or local files. The engines make these requests "
                    "themselves, outside --timeout and --max-bytes.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, body).")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
-              metavar="N", help="With --endpoint: the largest answer accepted.")
-@_graph_uri_options
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
-              default="table", show_default=True)
+@_answer_options
 @click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
 @click.option("--limit", type=click.IntRange(min=0), metavar="N",
               help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
@@ -121,13 +123,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path), help="Graph files.")
 @click.option("--store", type=click.Path(path_type=Path), help="The embedded store of 'kg build --store DIR'.")
 @click.option("--endpoint", help="A SPARQL 1.1 Protocol endpoint (http or https URL).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              metavar="S", help="With --endpoint: seconds each request may take in all (connect, headers, body).")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
-              metavar="N", help="With --endpoint: the largest answer accepted.")
-@_graph_uri_options
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
-              default="table", show_default=True)
+@_answer_options
 def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, timeout: float, max_bytes: int,
           default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str) -> None:
     """Count works, references, cited works, tools, people and triples (the stored query 'stats').
