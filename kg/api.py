@@ -466,16 +466,19 @@ def render_validation(report: Report, fmt: str, severity: str) -> str:
     return render_text(report, severity)
 
 
+FETCH_COUNTS = ("fetched", "cached", "missing", "failed")  # the counts of a fetch, in the order shown
+
+
 def fetch(dois: Iterable[str], from_files: Iterable[Path], out_dir: Path, *, cited_by: tuple[str, ...] = (),
           depth: int | None = None, max_dois: int = 10_000, mailto: str | None = None,
-          api_url: str = fetching.DEFAULT_API_URL, refresh: bool = False, jobs: int = 4, timeout: float = 30.0,
+          api_url: str = DEFAULT_API_URL, refresh: bool = False, jobs: int = 4, timeout: float = 30.0,
           max_bytes: int = DEFAULT_MAX_BYTES, retries: int = 5, backoff: float = 1.0,
           on_outcome: Callable[[fetching.Outcome, fetching.FetchReport], None] | None = None,
           on_problem: Callable[[str, str], None] | None = None) -> FetchSummary:
     """Fetch the Crossref records of ``dois``, of the DOIs in ``from_files`` and of those the records under
-    ``cited_by`` cite, up to ``depth`` hops (default: 1 with ``cited_by``, else 0), into ``out_dir``; the
-    report and the client (its rate limiter's record). ``on_problem("warning", line)`` hears of a missing
-    contact address before the first request (see ``kg.fetch.fetch_works``)."""
+    ``cited_by`` cite, up to ``depth`` hops (default: 1 with ``cited_by``, else 0), into ``out_dir`` (see
+    ``kg.fetch.fetch_works``). ``on_outcome`` hears of every DOI done, ``on_problem("warning", line)`` of a
+    missing contact address before the first request."""
     if cited_by and depth == 0:
         raise UsageError("--depth 0 with --cited-by fetches nothing; use --depth 1 or more")
     targets = fetching.read_dois(dois, from_files)
@@ -508,6 +511,8 @@ class FetchSummary:
                 f"({lim.paused:.1f} s) on 429/503 Retry-After; {plural(self.client.retried, 'retry', 'retries')}")
 
     def render(self) -> str:
+        """``fetched 2, cached 1, missing 0, failed 0 DOIs in 1.2 s -> fetched/``, the rate line, then the DOIs
+        not in Crossref and what was left out, one a line."""
         r, folder = self.report, f"{self.report.out_dir}/"
         lines = [", ".join(f"{c} {getattr(r, c)}" for c in FETCH_COUNTS) + f" DOIs in {r.seconds:.1f} s -> {folder}",
                  self.rate_line()]
@@ -524,5 +529,3 @@ class FetchSummary:
             lines.append(f"note: --max {self.max_dois} reached; {more}; raise --max to fetch them")
         return "\n".join(lines)
 
-
-FETCH_COUNTS = ("fetched", "cached", "missing", "failed")  # the counts of a fetch, in the order shown
