@@ -6,7 +6,7 @@ import os
 import shutil
 import time
 from dataclasses import dataclass
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -14,6 +14,7 @@ import orjson
 import pyoxigraph
 
 from . import export
+from . import fetch as fetching
 from .infra import faults, outputs
 from .build.memory import Report as BuildReport
 from .infra.workers import Forked, forking_works
@@ -21,11 +22,20 @@ from .errors import InputError, KgError, QueryError, UsageError, ValidationFaile
 from .rdf.ids import DEFAULT_BASE
 from .map.context import Context
 from .infra.net import DEFAULT_MAX_BYTES
+from .infra.text import plural
 from .query.stored import Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines, sorted_lists, with_standard_prefixes
 from .validate import Report, in_shards, validate_collected, validate_file
 from .ingest.read import display_path, spool
 from .build.stream import build_stream, scratch_dir
 from .query.backends import build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph, query_rdflib, rdf_format
+
+# what the CLI shows and offers, named here so that it needs kg.api alone: the export formats, the results
+# renderer and the width it fits, the stored queries, the default inputs and the default API URL of kg fetch
+from .export import FORMATS  # noqa: E402,F401
+from .query.stored import render, stored_queries  # noqa: E402,F401
+from .query.table import terminal_width  # noqa: E402,F401
+from .resources import seeds_dir  # noqa: E402,F401
+from .fetch import DEFAULT_API_URL  # noqa: E402,F401
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
@@ -49,6 +59,31 @@ class Built:
     quads: int
     triples: int
     graph: Path
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """The sentence ``kg build`` ends with (and the validation line): what was built, in how long, where."""
+
+    built: Built
+    validation: Report | None
+    seconds: float
+    output: str | None = None
+
+    def render(self) -> str:
+        """``built 4 works from 5 records (1 skipped, 1 merged, 0 warnings): 580 triples in 0.41 s -> .kg/graph.nq``
+        and, when the graph was validated, ``validation: ...`` on a second line."""
+        r = self.built.report
+        to = f"{self.built.graph}" + (f", {self.output}" if self.output and self.output != "-" else "")
+        text = (f"built {plural(r.records - r.merged, 'work')} from {plural(r.records, 'record')} ({r.skipped} "
+                f"skipped, {r.merged} merged, {plural(len(r.warnings), 'warning')}): {self.built.triples} triples "
+                f"in {self.seconds:.2f} s -> {to}")
+        if self.validation is None:
+            return text
+        from .validate import see_all, summary
+        hint = f" --severity {see_all(self.validation)}" if see_all(self.validation) else ""
+        return (text + f"\nvalidation: {summary(self.validation)}"
+                + ("" if self.validation.conforms else f" (kg validate{hint} lists them)"))
 
 
 def _sample_size(validation: str) -> int | None:
@@ -379,23 +414,85 @@ def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None
     return query_oxigraph(load_store(sources), text)
 
 
-STATS = {
-    "works": "SELECT (COUNT(DISTINCT ?w) AS ?n) WHERE { ?w <https://w3id.org/crossref-kg/ontology#crossrefType> ?t }",
-    "references": "SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { ?r a <http://purl.org/spar/biro/BibliographicReference> }",
-    "cited_works": "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?r <http://purl.org/spar/biro/references> ?c }",
-    "tools": "SELECT (COUNT(DISTINCT ?t) AS ?n) WHERE { ?t a <http://purl.org/spar/fabio/Software> }",
-    "people": "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?p a <https://schema.org/Person> }",
-    "triples": "SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE { ?s ?p ?o } }",
-}
-
-
 def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
           timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, default_graphs: tuple[str, ...] = (),
           named_graphs: tuple[str, ...] = ()) -> Results:
-    """Counts of works, references, cited works, tools, people and triples, as one result row."""
-    row = []
-    for _name, text in STATS.items():
-        res = query("", {}, graphs, text=text, store=store, endpoint=endpoint, timeout=timeout, max_bytes=max_bytes,
-                    default_graphs=default_graphs, named_graphs=named_graphs)
-        row.append(res.rows[0][0] if res.rows else ("literal", "0", "http://www.w3.org/2001/XMLSchema#integer", None))
-    return Results(list(STATS), [row])
+    """Counts of works, references, cited works, tools, people and triples, as one result row: the stored
+    query ``stats`` (queries/stats.rq), so ``kg stats`` is ``kg query stats``."""
+    return query("stats", {}, graphs, store=store, endpoint=endpoint, timeout=timeout, max_bytes=max_bytes,
+                 default_graphs=default_graphs, named_graphs=named_graphs)
+
+
+def render_validation(report: Report, fmt: str, severity: str) -> str:
+    """A validation report as text, JSON (results at or above ``severity``) or Turtle (the report graph)."""
+    from .validate import render_json, render_text, render_turtle
+    if fmt == "json":
+        return render_json(report, severity)
+    if fmt == "turtle":
+        return render_turtle(report)
+    return render_text(report, severity)
+
+
+FETCH_COUNTS = ("fetched", "cached", "missing", "failed")  # the counts of a fetch, in the order shown
+
+
+def fetch(dois: Iterable[str], from_files: Iterable[Path], out_dir: Path, *, cited_by: tuple[str, ...] = (),
+          depth: int | None = None, max_dois: int = 10_000, mailto: str | None = None,
+          api_url: str = DEFAULT_API_URL, refresh: bool = False, jobs: int = 4, timeout: float = 30.0,
+          max_bytes: int = DEFAULT_MAX_BYTES, retries: int = 5, backoff: float = 1.0,
+          on_outcome: Callable[[fetching.Outcome, fetching.FetchReport], None] | None = None,
+          on_problem: Callable[[str, str], None] | None = None) -> FetchSummary:
+    """Fetch the Crossref records of ``dois``, of the DOIs in ``from_files`` and of those the records under
+    ``cited_by`` cite, up to ``depth`` hops (default: 1 with ``cited_by``, else 0), into ``out_dir`` (see
+    ``kg.fetch.fetch_works``). ``on_outcome`` hears of every DOI done, ``on_problem("warning", line)`` of a
+    missing contact address before the first request."""
+    if cited_by and depth == 0:
+        raise UsageError("--depth 0 with --cited-by fetches nothing; use --depth 1 or more")
+    targets = fetching.read_dois(dois, from_files)
+    if not targets and not cited_by:
+        raise UsageError("nothing to fetch: give DOIs, --from-file FILE or --cited-by PATH; see 'kg fetch --help'")
+    client = fetching.Client(api_url, mailto, timeout, retries, backoff, max_bytes=max_bytes)
+    if not mailto and on_problem:
+        on_problem("warning", "no contact address; pass --mailto you@example.org or set CROSSREF_MAILTO so that "
+                              "Crossref can reach you (its polite pool)")
+    report = fetching.fetch_works(targets, out_dir, client, cited_by=cited_by,
+                                  depth=(1 if cited_by else 0) if depth is None else depth, jobs=jobs,
+                                  refresh=refresh, max_dois=max_dois, on_outcome=on_outcome)
+    return FetchSummary(report, client, max_dois)
+
+
+@dataclass(frozen=True)
+class FetchSummary:
+    """What ``fetch`` did, and the lines ``kg fetch`` ends with: counts, the rate limiter, DOIs not in Crossref."""
+
+    report: fetching.FetchReport
+    client: fetching.Client
+    max_dois: int
+
+    def rate_line(self) -> str:
+        """How the rate limiter behaved: the pace in force, waits for a turn, pauses on Retry-After, retries."""
+        lim = self.client.limiter
+        origin = "from the server's X-Rate-Limit headers" if lim.source == "server" else "default"
+        return (f"rate limit: {lim.limit} requests per {lim.interval:g} s ({origin}); {plural(lim.waits, 'request')}"
+                f" waited for a turn (longest {lim.longest:.1f} s); paused {plural(lim.pauses, 'time')} "
+                f"({lim.paused:.1f} s) on 429/503 Retry-After; {plural(self.client.retried, 'retry', 'retries')}")
+
+    def render(self) -> str:
+        """``fetched 2, cached 1, missing 0, failed 0 DOIs in 1.2 s -> fetched/``, the rate line, then the DOIs
+        not in Crossref and what was left out, one a line."""
+        r, folder = self.report, f"{self.report.out_dir}/"
+        lines = [", ".join(f"{c} {getattr(r, c)}" for c in FETCH_COUNTS) + f" DOIs in {r.seconds:.1f} s -> {folder}",
+                 self.rate_line()]
+        named = sorted(r.missing_dois)[:fetching.MISSING_NAMED]
+        lines += [f"missing: {doi}: not in Crossref" for doi in named]
+        if r.missing:
+            known = f" ({r.known_missing} known from an earlier run)" if r.known_missing else ""
+            if r.missing > len(named):
+                known += f" ({r.missing - len(named)} not named above)"
+            lines.append(f"note: {plural(r.missing, 'DOI')} not in Crossref{known}, listed in "
+                         f"{folder}{fetching.MISSING_FILE}; --refresh asks again")
+        if r.over_max:
+            more = f"{plural(r.over_max, 'more DOI', 'more DOIs')} {'was' if r.over_max == 1 else 'were'} not fetched"
+            lines.append(f"note: --max {self.max_dois} reached; {more}; raise --max to fetch them")
+        return "\n".join(lines)
+

@@ -36,3 +36,14 @@ class ValidationFailed(KgError):
     def __init__(self, message: str, report: object = None) -> None:
         super().__init__(message)
         self.report = report
+
+
+class StrictStop(KgError):
+    """--strict met the first problem (a skipped record or a warning); the build stops and writes nothing."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        super().__init__(f"{line} (--strict: stopped, nothing written)")
+
+    def __reduce__(self) -> tuple:  # (made again from its line when it comes back from a worker process)
+        return type(self), (self.line,)

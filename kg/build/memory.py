@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import InputError
+from ..errors import InputError, StrictStop
 from ..map import map_work
 from ..map.context import Context, Knowledge
 from ..model import Work
@@ -79,14 +79,6 @@ def _rank(work: Work, raw: dict[str, Any]) -> tuple[str, str, str, str, str]:
     indexed = dict(work.record_dates).get("indexed", "")
     digest = hashlib.sha256(orjson.dumps(raw, option=orjson.OPT_SORT_KEYS)).hexdigest()
     return deposited, indexed, digest, work.source.path, work.source.locator
-
-
-class StrictStop(Exception):
-    """Raised inside the pipeline when --strict meets the first problem."""
-
-    def __init__(self, line: str) -> None:
-        super().__init__(line)
-        self.line = line
 
 
 def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,

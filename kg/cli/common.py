@@ -1,8 +1,18 @@
-"""What the command modules share: the one-line error exit."""
+"""What the command modules share: the one-line error exit, the command class that maps library errors to it,
+and the graph format choice."""
 
 from __future__ import annotations
 
+import errno
+import sqlite3
+import sys
+
 import click
+
+from .. import api
+from ..errors import KgError
+
+FORMAT_CHOICE = click.Choice([*api.FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
 
 class Fail(click.ClickException):
@@ -14,3 +24,46 @@ class Fail(click.ClickException):
 
     def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
         click.echo(f"error: {self.format_message()}", err=True)
+
+
+class Command(click.Command):
+    """A ``kg`` command: -h is --help, and a KgError or a full disk, wherever the command meets it, is a
+    one-line error with the error's exit code (the one place this mapping happens; in the group or alone)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KgError as e:
+            raise Fail(str(e), e.exit_code) from None
+        except OSError as e:
+            if e.errno == errno.EPIPE:  # the reader went away (| head): end quietly, as other tools do
+                _quiet_stdout()
+                sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a tool the signal ended
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                raise
+            raise _disk_full(e.filename or api.workspace(), e.strerror) from None
+        except sqlite3.OperationalError as e:  # (the scratch tables of a streaming build's reference resolution)
+            if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
+                raise
+            raise _disk_full(api.workspace(), str(e)) from None
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so the flush at exit does not meet the closed pipe again."""
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # (no real file descriptor, as under a test runner)
+        pass
+
+
+def _disk_full(where: object, why: str) -> Fail:
+    return Fail(f"{where}: no space left on the device ({why}); free some space there, or set KG_HOME"
+                " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run"
+                " again; files being replaced were left as they were")

@@ -6,12 +6,11 @@ from pathlib import Path
 
 import click
 
-from .common import Fail
-from ..errors import KgError
-from ..infra.net import DEFAULT_MAX_BYTES
+from .. import api
+from .common import Command
 
 
-@click.command("report")
+@click.command("report", cls=Command)
 @click.option("-o", "--output", default="report.html", show_default=True, type=click.Path(path_type=Path),
               help="The HTML file to write.")
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
@@ -28,7 +27,7 @@ from ..infra.net import DEFAULT_MAX_BYTES
                    "runs the headline query once; fewer write a large corpus faster).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               metavar="S", help="With --endpoint: seconds each request may take in all.")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
+@click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
 def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint: str | None,
            graphs_dir: Path | None, validate: str, pairs: int, timeout: float, max_bytes: int) -> None:
@@ -42,10 +41,6 @@ def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint:
       kg report -o report.html --graphs networks/
     """
     from ..report import write_report
-    try:
-        done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes,
-                            pairs)
-    except KgError as e:
-        raise Fail(str(e), e.exit_code) from None
+    done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes, pairs)
     click.echo(f"wrote {done.output} ({done.bytes:,} bytes, {done.works:,} works)"
                + (f" and {len(done.graphs)} network files in {graphs_dir}" if done.graphs else ""), err=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from ..errors import UsageError
 from .terms import encode_segment, is_valid_iri
 
 DEFAULT_BASE = "https://w3id.org/crossref-kg/"
@@ -26,11 +27,11 @@ def name_key(*parts: str | None) -> str:
 
 
 def check_base(base: str) -> str:
-    """The base IRI, ending in '/' or '#'; raises ValueError when it is no absolute IRI."""
+    """The base IRI, ending in '/' or '#'; raises UsageError when it is no absolute IRI."""
     if not base.endswith(("/", "#")):
         base += "/"
     if not is_valid_iri(base) or "<" in base or " " in base:
-        raise ValueError(f"--base {base!r} is not an absolute IRI")
+        raise UsageError(f"--base {base!r} is not an absolute IRI")
     return base
 
 

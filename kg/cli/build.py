@@ -1,0 +1,86 @@
+"""The ``kg build`` command: parse options, call kg.api.build, render problems, progress and the summary."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from .. import api
+from .common import FORMAT_CHOICE, Command, Fail
+from .progress import Progress
+
+
+@click.command(cls=Command)
+@click.argument("inputs", nargs=-1, type=click.Path())
+@click.option("-o", "--output", help="Also write the graph here; format from the extension, .gz compresses. A file "
+              "(a symlink is followed) is replaced atomically with the workspace graph and --store; '-', "
+              "/dev/stdout, a FIFO or a character device is written in place, as a stream (not atomically).")
+@click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
+@click.option("--base", default=api.DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
+@click.option("--tools", "tools", multiple=True, type=click.Path(path_type=Path),
+              help="An extra tool catalogue (JSON, the format of kg/data/tools.json); repeatable.")
+@click.option("--topics", "topics", type=click.Path(path_type=Path),
+              help="Topic overrides: DOI -> topic ids (JSON object, or lines 'DOI<TAB>topic,topic').")
+@click.option("--validate", "validation", default="auto", show_default=True,
+              help="auto (whole graph up to 1,000 records, else a sample of 1,000), full, sample:N or none.")
+@click.option("--allow-invalid", is_flag=True, help="Write the graph even when validation finds violations.")
+@click.option("--shapes", type=click.Path(path_type=Path), help="Validate with the shapes of this folder.")
+@click.option("--store", type=click.Path(path_type=Path),
+              help="Also (re)build the embedded Oxigraph store in this folder, for 'kg query --store'.")
+@click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the available cores); the output does not depend on it.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
+@click.option("--timings", is_flag=True, help="Also print the wall seconds of each stage (read, resolve, map, "
+              "merge, validate, export, store).")
+def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
+          topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
+          strict: bool, jobs: int | None, quiet: bool, timings: bool) -> None:
+    """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
+    default: seeds/).
+
+    Writes the workspace graph .kg/graph.nq (KG_HOME overrides) and, with -o, an export,
+    after validating the graph with the SHACL shapes. Every output is checked before the build starts
+    and all are replaced together at its end: an interrupted or failed build leaves them as they were.
+    One build at a time per workspace and per store folder.
+    Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input,
+    3 the graph has violations (nothing written unless --allow-invalid), 130 interrupted.
+
+    \b
+    Example:
+      kg build seeds/ more.jsonl.gz -o graph.jsonld
+    """
+    started = time.perf_counter()
+    given = list(inputs) or [str(api.seeds_dir())]
+    with Progress(enabled=not quiet and sys.stderr.isatty()) as progress:
+        try:
+            result, vreport = api.build(given, output, fmt, base, strict=strict,
+                                        on_problem=None if strict else _problems(progress, quiet), tools=list(tools),
+                                        topics=topics, validation=validation, allow_invalid=allow_invalid,
+                                        shapes=shapes, store=store, jobs=jobs, on_progress=progress.records)
+        except KeyboardInterrupt:
+            raise Fail("interrupted; the workspace graph and the outputs are as they were; run the build again",
+                       130) from None
+    r = result.report
+    if r.records == 0:
+        raise Fail(f"no usable records in {', '.join(given)}; nothing was written")
+    if not quiet:
+        for note in r.notes:
+            click.echo(f"note: {note}", err=True)
+        click.echo(api.BuildSummary(result, vreport, time.perf_counter() - started, output).render(), err=True)
+    if timings:
+        click.echo("timings: " + ", ".join(f"{stage} {sec:.2f} s" for stage, sec in r.stages.items()), err=True)
+    sys.exit(1 if r.skipped else 0)
+
+
+def _problems(progress: Progress, quiet: bool) -> Callable[[str, str], None]:
+    """Show a skipped record (always) or a warning (unless ``quiet``) on its own line, above the progress."""
+    def show(level: str, line: str) -> None:
+        progress.clear()
+        if level == "error" or not quiet:
+            click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
+    return show

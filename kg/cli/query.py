@@ -1,0 +1,149 @@
+"""The ``kg query``, ``kg queries`` and ``kg stats`` commands: parse options, call kg.api, render the results."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from .. import api
+from .common import Command, Fail
+
+
+def _sniffed_suffix(head: bytes) -> str:
+    """The extension of the RDF format a graph on standard input looks like: JSON-LD, RDF/XML, N-Quads
+    (lines of <...> terms; N-Triples too) or else TriG (which reads Turtle too)."""
+    start = head.lstrip()
+    if start[:1] in (b"{", b"["):
+        return ".jsonld"
+    if start.startswith((b"<?xml", b"<rdf:")):
+        return ".rdf"
+    first = start.split(b"\n", 1)[0].rstrip()
+    return ".nq" if start.startswith((b"<", b"_:")) and first.endswith(b".") else ".trig"
+
+
+def _stdin_graphs(graphs: tuple[Path, ...], scratch: Path) -> list[Path]:
+    """The graph files, with '-' read from standard input into a file of ``scratch`` (its format sniffed)."""
+    out = []
+    for g in graphs:
+        if str(g) != "-":
+            out.append(g)
+            continue
+        data = sys.stdin.buffer.read()
+        path = scratch / f"stdin{_sniffed_suffix(data[:4096])}"
+        path.write_bytes(data)
+        out.append(path)
+    return out
+
+
+def _params(values: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for v in values:
+        if "=" not in v:
+            raise Fail(f"--param {v!r} must look like name=value")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val
+    return out
+
+
+def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
+    """What kg query and kg stats both take after the source: --timeout, --max-bytes, --default-graph-uri and
+    --named-graph-uri (SPARQL 1.1 Protocol) for --endpoint, and -f for the results."""
+    f = click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
+                     default="table", show_default=True)(f)
+    f = click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
+                     help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")(f)
+    f = click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+                     help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL "
+                          "1.1 Protocol). A server such as Virtuoso otherwise answers over all its graphs.")(f)
+    f = click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
+                     metavar="N", help="With --endpoint: the largest answer accepted.")(f)
+    return click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+                        metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, "
+                                          "body).")(f)
+
+
+@click.command(cls=Command)
+@click.argument("name", required=False)
+@click.option("-e", "--expr", "text", help="Run this SPARQL text instead of a stored query ('-': read it from "
+                                           "standard input).")
+@click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
+              help="Query these graph files (default: the workspace graph; '-': a graph on standard input, "
+                   "N-Quads/N-Triples, Turtle/TriG, JSON-LD or RDF/XML).")
+@click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
+@click.option("--store", type=click.Path(path_type=Path), help="Query the embedded store built by 'kg build --store DIR'.")
+@click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (http or https URL).")
+@click.option("--engine", type=click.Choice(["oxigraph", "rdflib"]), default="oxigraph", show_default=True,
+              help="Engine for graph files and the workspace.")
+@click.option("--allow-remote", is_flag=True,
+              help="Let a query on the workspace, --graph or --store fetch data from elsewhere: SERVICE calls "
+                   "to other servers (with the values bound so far) and, on rdflib, FROM / FROM NAMED loading "
+                   "the graphs they name from the network or local files. The engines make these requests "
+                   "themselves, outside --timeout and --max-bytes.")
+@_answer_options
+@click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N",
+              help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
+@click.option("--offset", type=click.IntRange(min=0), metavar="N",
+              help="Skip the first N rows (an OFFSET on the outer query); with --limit, a page.")
+def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
+          store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
+          max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str, wide: bool,
+          limit: int | None, offset: int | None) -> None:
+    """Run a stored query (by name or .rq file) or SPARQL text on the graph.
+
+    Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
+    https); every source answers over the union of its graphs. A query on a local source stays
+    local: SERVICE, FROM and FROM NAMED are refused unless --allow-remote.
+
+    \b
+    Example:
+      kg query tools-cited-by-profiling-and-compiler --format csv
+      kg query works-citing -p target=pytorch --limit 20
+      kg query -e "SELECT ?title WHERE { ?w schema:name ?title }" -f tsv
+    """
+    if not name and not text:
+        raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
+    if text == "-":
+        if any(str(g) == "-" for g in graphs):
+            raise Fail("-e - and -g - both want standard input; give one of them as a file")
+        text = sys.stdin.read()
+    with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
+        res = api.query(name or "", _params(params), _stdin_graphs(graphs, Path(scratch)) or None, text=text,
+                        store=store, endpoint=endpoint, engine=engine, allow_remote=allow_remote,
+                        timeout=timeout, max_bytes=max_bytes, limit=limit, offset=offset,
+                        default_graphs=default_graphs, named_graphs=named_graphs)
+    click.echo(api.render(res, fmt, None if wide else api.terminal_width(sys.stdout)), nl=False)
+
+
+@click.command(cls=Command)
+@click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path), help="Graph files.")
+@click.option("--store", type=click.Path(path_type=Path), help="The embedded store of 'kg build --store DIR'.")
+@click.option("--endpoint", help="A SPARQL 1.1 Protocol endpoint (http or https URL).")
+@_answer_options
+def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, timeout: float, max_bytes: int,
+          default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str) -> None:
+    """Count works, references, cited works, tools, people and triples (the stored query 'stats').
+
+    \b
+    Example:
+      kg stats --format json
+    """
+    res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
+    click.echo(api.render(res, fmt, api.terminal_width(sys.stdout)), nl=False)
+
+
+@click.command(cls=Command)
+def queries() -> None:
+    """List the stored queries: name, description, parameters.
+
+    \b
+    Example:
+      kg queries
+    """
+    for q in api.stored_queries().values():
+        params = "; ".join(f"{p.name} ({p.type}, default {p.default})" for p in q.params)
+        click.echo(f"{q.name}  {q.description}" + (f"  [params: {params}]" if params else ""))
