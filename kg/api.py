@@ -19,18 +19,17 @@ from .build.memory import Report as BuildReport
 from .infra.workers import Forked, forking_works
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .rdf.ids import DEFAULT_BASE
-from .map.context import Context
+from .map.context import ContextSpec
 from .infra.net import DEFAULT_MAX_BYTES
 from .query.stored import Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines, sorted_lists, with_standard_prefixes
 from .validate.engine import Report
 from .ingest.read import display_path, spool
 from .build.stream import build_stream, scratch_dir
+from .build.tuning import Tuning
 from .query.backends import build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size
-SHARD_ABOVE = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
-SHARD_RECORDS = 100  # records per validation shard: a shard costs its shared lines once; 100 keeps workers small
 
 
 def workspace() -> Path:
@@ -77,7 +76,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
           tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
           allow_invalid: bool = False, shapes: Path | None = None,
           store: Path | None = None, jobs: int | None = None,
-          on_progress: Callable[..., None] | None = None) -> tuple[Built, Report | None]:
+          on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning()) -> tuple[Built, Report | None]:
     """Build the graph of ``inputs`` in a stream, validate it, and write the workspace graph and, if
     asked, an export and the on-disk store.
 
@@ -87,15 +86,17 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     Every output is checked before the build starts and all are replaced together at its end (see
     ``kg.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
     An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
+    ``tuning``: chunk, merge and shard sizes (how the build runs, never what it writes).
     """
-    Context.create(base, tools=tools, topics=topics)  # bad base, catalogue or overrides: fail before reading
+    spec = ContextSpec(base, tuple(tools) if tools is not None else None, topics)
+    spec.create()  # bad base, catalogue or overrides: fail before reading
     out_fmt = export.resolve_format(fmt, output) if output else None
     sample = _sample_size(validation)
     plan = outputs.Outputs(workspace(), workspace_graph(), output, store)
     try:
         with plan:
-            return _build(plan, inputs, out_fmt, base, strict, on_problem, tools, topics, validation, sample,
-                          allow_invalid, shapes, jobs, on_progress)
+            return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
+                          allow_invalid, shapes, jobs, on_progress, tuning)
     except KeyboardInterrupt:
         raise Interrupted(plan.committed) from None
 
@@ -131,16 +132,16 @@ def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, 
             "of the inputs given", mine + b"\n")
 
 
-def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: str, strict: bool,
-           on_problem: Callable[[str, str], None] | None, tools: list[Path] | None, topics: Path | None,
-           validation: str, sample: int | None, allow_invalid: bool, shapes: Path | None, jobs: int | None,
-           on_progress: Callable[..., None] | None) -> tuple[Built, Report | None]:
+def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: ContextSpec, strict: bool,
+           on_problem: Callable[[str, str], None] | None, validation: str, sample: int | None, allow_invalid: bool,
+           shapes: Path | None, jobs: int | None, on_progress: Callable[..., None] | None,
+           tuning: Tuning) -> tuple[Built, Report | None]:
     scratch = scratch_dir(workspace())
     try:
         note, manifest = _inputs_note(plan, inputs)
         given = spool(inputs, scratch)
-        result = build_stream(given, (base, tools, topics), scratch, jobs=jobs or default_jobs(), strict=strict,
-                              sample=sample, on_problem=on_problem, on_progress=on_progress)
+        result = build_stream(given, spec, scratch, jobs=jobs or default_jobs(), strict=strict, sample=sample,
+                              on_problem=on_problem, on_progress=on_progress, tuning=tuning)
         built = Built(result.report, result.works, 0, 0, workspace_graph())
         if plan.rolled_forward:
             result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
@@ -158,7 +159,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         n_jobs = jobs or default_jobs()
         with ExitStack() as stack:
             early = None  # with workers, the sample is validated while the graph is merged
-            if sample_lines is not None and n_jobs > 1 and len(sample_lines) > SHARD_ABOVE and forking_works():
+            if sample_lines is not None and n_jobs > 1 and len(sample_lines) > tuning.shard_above and forking_works():
                 # the lines reach it in a file, and this process lets go of them: inherited, they would be held
                 # twice (touching an object copies its page)
                 sample_file = scratch / "sample.nq"
@@ -166,7 +167,8 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                     out.writelines(sample_lines)
                 sample_lines = None
                 result.sampled.clear()
-                early = stack.enter_context(Forked(_validate_file, sample_file, result.shared_graphs, shapes, n_jobs))
+                early = stack.enter_context(Forked(_validate_file, sample_file, result.shared_graphs, shapes, tuning,
+                                                    n_jobs))
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
                 last_triple = None
                 for block in result.blocks():
@@ -196,14 +198,14 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                     report = early.result()  # (the wait for it, past the merge, is the validate stage)
                 else:
                     report = validate_collected(every_line if whole else sample_lines, result.shared_graphs, shapes,
-                                                n_jobs)
+                                                n_jobs, tuning)
                 t = result.report.timed("validate", t)
                 faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:
                     from .rdf.ids import check_base
                     from .validate.engine import violation_message
                     raise ValidationFailed(violation_message(report, every_line if whole else sample_lines,
-                                                             check_base(base)), report)
+                                                             check_base(spec.base)), report)
         graph_tmp = plan.graph.tmp
         assert graph_tmp is not None
         if plan.output is not None and out_fmt:
@@ -229,19 +231,20 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
+def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int,
+                       tuning: Tuning = Tuning()) -> Report:
     """Validate whole when small, else record by record in shards (the same report, less memory)."""
-    if len(lines) <= SHARD_ABOVE:
+    if len(lines) <= tuning.shard_above:
         return validate_lines(lines, shapes)
     from .validate.engine import load_shapes, validate_sharded
     load_shapes(shapes)
-    return validate_sharded(lines, shapes, shared_graphs, shard_size=SHARD_RECORDS, jobs=jobs)
+    return validate_sharded(lines, shapes, shared_graphs, shard_size=tuning.shard_records, jobs=jobs)
 
 
-def _validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
+def _validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, tuning: Tuning, jobs: int) -> Report:
     """``validate_collected`` of the lines of a file."""
     with open(path, encoding="utf-8", newline="\n") as fh:
-        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs)
+        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, tuning)
 
 
 def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None,
@@ -274,7 +277,7 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
         load_shapes(shapes)  # fail early and clearly on bad shapes
         base = Minter(DEFAULT_BASE)
         shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
-        return validate_sharded(sorted(lines), shapes, shared, shard_size=SHARD_RECORDS, jobs=jobs)
+        return validate_sharded(sorted(lines), shapes, shared, shard_size=Tuning.shard_records, jobs=jobs)
     return validate_lines(sorted(lines), shapes, engine, prefixes)
 
 
