@@ -216,12 +216,12 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         if plan.store is not None and plan.store_building is not None:
             try:
                 build_disk_store(plan.store_building, graph_tmp, scratch)
+                faults.reached("store")
             except OSError as e:
                 if e.errno in outputs.FULL or "No space" in str(e):
                     raise outputs.full_disk(str(plan.store), e) from None
                 raise KgError(f"{plan.store}: the store could not be built ({e}); nothing was replaced: the "
                               "workspace graph and the outputs are as they were") from None
-            faults.reached("store")
             result.report.timed("store", t)
         faults.reached("commit")
         plan.commit()

@@ -24,6 +24,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from ..infra import faults
 from ..infra.workers import quiet_worker
 from ..rdf.ids import Minter
 from .named import Mention, Named, decide_one
@@ -73,6 +74,8 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     else:
         db = sqlite3.connect(str(path))
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;")
+        if faults.fills("resolve"):  # (KG_FAULT=resolve:FULL, for the tests of a full disk)
+            db.execute("PRAGMA max_page_count = 2")
     db.execute("PRAGMA cache_size=-32768")  # 32 MiB page cache: memory stays bounded
     return db
 
