@@ -1,17 +1,10 @@
-"""Inferred knowledge about works and what they cite: topic assignments with evidence, tools, tool
-candidates and other named artifacts.
+"""A work's topics, and the node IRIs of the tools and named artifacts its references cite (their nodes are
+written once, in the tools graph: ``kg.map.shared``).
 
 RDF: work dcterms:subject its primary topic; work kg:hasTopicAssignment ``{base}doi/{doi}/topic/{id}``
 (a kg:TopicAssignment with kg:topic, kg:isPrimary, kg:method, kg:score, kg:matchedText, and
 kg:tiedWithPrimary true when it scored as high as the primary); work kg:inTopic each concept its primary topic
-(or a topic tied with it) is or is narrower than: the sides of family questions, without property paths. A tool is ``{base}tool/{id}``, typed
-schema:SoftwareApplication and fabio:Software, with its name, schema:applicationCategory and kg:toolSource
-(catalogue: with aliases, vendor, homepage, Wikidata id and defining papers (schema:subjectOf); references:
-``{base}tool/named/{key}``, named by the references that cite it, with kg:score and kg:citingWorks). A tool candidate is
-``{base}tool-candidate/{key}`` (kg:ToolCandidate); a model, dataset, benchmark suite or algorithm is
-``{base}{kind}/{id}`` (from the catalogue) or ``{base}{kind}/named/{key}`` (named by references; with kg:score
-and kg:citingWorks), typed kg:MachineLearningModel, schema:Dataset, kg:BenchmarkSuite or
-fabio:Algorithm, each also schema:CreativeWork.
+(or a topic tied with it) is or is narrower than: the sides of family questions, without property paths.
 """
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ scheme. Both build drivers gather each work's share with ``add_shared`` and writ
 RDF: a tool is ``{base}tool/{id}``, typed schema:SoftwareApplication and fabio:Software, with its name,
 schema:applicationCategory and kg:toolSource (catalogue: with aliases, vendor, homepage, Wikidata id and
 defining papers (schema:subjectOf); references: ``{base}tool/named/{key}``, with kg:score and kg:citingWorks).
-A tool candidate is ``{base}tool-candidate/{key}`` (kg:ToolCandidate); a named model, dataset, benchmark suite
-or algorithm is ``{base}{kind}/named/{key}``.
+A tool candidate is ``{base}tool-candidate/{key}`` (kg:ToolCandidate); a model, dataset, benchmark suite or
+algorithm is ``{base}{kind}/{id}`` (from the catalogue) or ``{base}{kind}/named/{key}`` (named by references; with
+kg:score and kg:citingWorks), typed kg:MachineLearningModel, schema:Dataset, kg:BenchmarkSuite or fabio:Algorithm,
+each also schema:CreativeWork. Organisation nodes get skos:prefLabel in ``{base}graph/knowledge``.
 """
 
 from __future__ import annotations
