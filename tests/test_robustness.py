@@ -115,7 +115,7 @@ BOMB_READER = """
 import resource, sys
 limit = 768 << 20
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-from kg.read import iter_records
+from kg.ingest.read import iter_records
 for item in iter_records(sys.argv[1:]):
     print(item if isinstance(item, Exception) else f"record {item[0].path} {item[0].locator} {item[1]['DOI']}")
 """
