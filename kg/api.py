@@ -20,13 +20,14 @@ from .build.memory import Report as BuildReport
 from .infra.workers import Forked, forking_works
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .rdf.ids import DEFAULT_BASE
-from .map.context import Context
+from .map.context import ContextSpec
 from .infra.net import DEFAULT_MAX_BYTES
 from .infra.text import plural
 from .query.stored import Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines, sorted_lists, with_standard_prefixes
 from .validate import Report, in_shards, validate_collected, validate_file
 from .ingest.read import display_path, spool
 from .build.stream import build_stream, scratch_dir
+from .build.tuning import Tuning
 from .query.backends import build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph, query_rdflib, rdf_format
 
 # what the CLI shows and offers, named here so that it needs kg.api alone: the export formats, the results
@@ -110,7 +111,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
           tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
           allow_invalid: bool = False, shapes: Path | None = None,
           store: Path | None = None, jobs: int | None = None,
-          on_progress: Callable[..., None] | None = None) -> tuple[Built, Report | None]:
+          on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning()) -> tuple[Built, Report | None]:
     """Build the graph of ``inputs`` in a stream, validate it, and write the workspace graph and, if
     asked, an export and the on-disk store.
 
@@ -120,15 +121,17 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     Every output is checked before the build starts and all are replaced together at its end (see
     ``kg.infra.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
     An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
+    ``tuning``: chunk, merge and shard sizes (how the build runs, never what it writes).
     """
-    Context.create(base, tools=tools, topics=topics)  # bad base, catalogue or overrides: fail before reading
+    spec = ContextSpec(base, tuple(tools) if tools is not None else None, topics)
+    spec.create()  # bad base, catalogue or overrides: fail before reading
     out_fmt = export.resolve_format(fmt, output) if output else None
     sample = _sample_size(validation)
     plan = outputs.Outputs(workspace(), workspace_graph(), output, store)
     try:
         with plan:
-            return _build(plan, inputs, out_fmt, base, strict, on_problem, tools, topics, validation, sample,
-                          allow_invalid, shapes, jobs, on_progress)
+            return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
+                          allow_invalid, shapes, jobs, on_progress, tuning)
     except KeyboardInterrupt:
         raise Interrupted(plan.committed) from None
 
@@ -164,16 +167,16 @@ def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, 
             "of the inputs given", mine + b"\n")
 
 
-def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: str, strict: bool,
-           on_problem: Callable[[str, str], None] | None, tools: list[Path] | None, topics: Path | None,
-           validation: str, sample: int | None, allow_invalid: bool, shapes: Path | None, jobs: int | None,
-           on_progress: Callable[..., None] | None) -> tuple[Built, Report | None]:
+def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: ContextSpec, strict: bool,
+           on_problem: Callable[[str, str], None] | None, validation: str, sample: int | None, allow_invalid: bool,
+           shapes: Path | None, jobs: int | None, on_progress: Callable[..., None] | None,
+           tuning: Tuning) -> tuple[Built, Report | None]:
     scratch = scratch_dir(workspace())
     try:
         note, manifest = _inputs_note(plan, inputs)
         given = spool(inputs, scratch)
-        result = build_stream(given, (base, tools, topics), scratch, jobs=jobs or default_jobs(), strict=strict,
-                              sample=sample, on_problem=on_problem, on_progress=on_progress)
+        result = build_stream(given, spec, scratch, jobs=jobs or default_jobs(), strict=strict, sample=sample,
+                              on_problem=on_problem, on_progress=on_progress, tuning=tuning)
         built = Built(result.report, result.works, 0, 0, workspace_graph())
         if plan.rolled_forward:
             result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
@@ -191,7 +194,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         n_jobs = jobs or default_jobs()
         with ExitStack() as stack:
             early = None  # with workers, the sample is validated while the graph is merged
-            if sample_lines is not None and n_jobs > 1 and in_shards(len(sample_lines)) and forking_works():
+            if sample_lines is not None and n_jobs > 1 and in_shards(len(sample_lines), tuning) and forking_works():
                 # the lines reach it in a file, and this process lets go of them: inherited, they would be held
                 # twice (touching an object copies its page)
                 sample_file = scratch / "sample.nq"
@@ -199,7 +202,8 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                     out.writelines(sample_lines)
                 sample_lines = None
                 result.sampled.clear()
-                early = stack.enter_context(Forked(validate_file, sample_file, result.shared_graphs, shapes, n_jobs))
+                early = stack.enter_context(Forked(validate_file, sample_file, result.shared_graphs, shapes, n_jobs,
+                                                    tuning))
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
                 last_triple = None
                 for block in result.blocks():
@@ -229,14 +233,14 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
                     report = early.result()  # (the wait for it, past the merge, is the validate stage)
                 else:
                     report = validate_collected(every_line if whole else sample_lines, result.shared_graphs, shapes,
-                                                n_jobs)
+                                                n_jobs, tuning)
                 t = result.report.timed("validate", t)
                 faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:
                     from .rdf.ids import check_base
                     from .validate import violation_message
                     raise ValidationFailed(violation_message(report, every_line if whole else sample_lines,
-                                                             check_base(base)), report)
+                                                             check_base(spec.base)), report)
         graph_tmp = plan.graph.tmp
         assert graph_tmp is not None
         if plan.output is not None and out_fmt:
@@ -247,12 +251,12 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, base: 
         if plan.store is not None and plan.store_building is not None:
             try:
                 build_disk_store(plan.store_building, graph_tmp, scratch)
+                faults.reached("store")
             except OSError as e:
                 if e.errno in outputs.FULL or "No space" in str(e):
                     raise outputs.full_disk(str(plan.store), e) from None
                 raise KgError(f"{plan.store}: the store could not be built ({e}); nothing was replaced: the "
                               "workspace graph and the outputs are as they were") from None
-            faults.reached("store")
             result.report.timed("store", t)
         faults.reached("commit")
         plan.commit()

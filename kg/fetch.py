@@ -34,8 +34,9 @@ from . import __version__
 from .infra import net
 from .errors import InputError, KgError, UsageError
 from .export import atomic_writer
-from .ingest.normalize import normalize, normalize_doi
-from .ingest.read import Ignored, display_path, iter_records
+from .ingest.normalize import normalize_doi
+from .ingest.read import display_path, iter_records
+from .ingest.works import each_work
 from .refs.parse import parse_reference
 
 DEFAULT_API_URL = "https://api.crossref.org"
@@ -470,18 +471,10 @@ def scan(paths: Iterable[str]) -> tuple[set[str], list[str], list[str]]:
     works: set[str] = set()
     cited: dict[str, None] = {}
     problems: list[str] = []
-    for item in iter_records(paths):
-        if isinstance(item, Ignored):
-            continue
-        if isinstance(item, InputError):
-            problems.append(str(item))
-            continue
-        source, raw = item
-        try:
-            work, _warnings = normalize(raw, source)
-        except InputError as e:
-            problems.append(str(e))
-            continue
+    def problem(level: str, line: str) -> None:
+        if level == "error":
+            problems.append(line)
+    for _n, work, _warnings, _raw in each_work(enumerate(iter_records(paths)), problem):
         works.add(work.doi.lower())
         for ref in work.references:
             doi = parse_reference(ref).doi

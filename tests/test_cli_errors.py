@@ -439,7 +439,6 @@ def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: K
     import errno
 
     from kg.infra import outputs
-    from kg.refs import resolve_disk
     good = kg.write("good.json", envelope(work("10.5555/good.1")))
     assert kg("build", good).exit_code == 0
     before = kg.graph.read_bytes()
@@ -450,13 +449,7 @@ def test_a_full_disk_is_one_line_and_leaves_the_old_workspace_graph_intact(kg: K
         monkeypatch.setattr(outputs.os, "fsync", full)
         why = "No space left on device"
     else:
-        connect = resolve_disk.connect
-
-        def tiny(path, readonly=False):  # noqa: ANN001, ANN202
-            db = connect(path, readonly)
-            db.execute("PRAGMA max_page_count = 2")
-            return db
-        monkeypatch.setattr(resolve_disk, "connect", tiny)
+        monkeypatch.setenv("KG_FAULT", "resolve:FULL")  # (the resolution database gets two pages: it fills up)
         why = "database or disk is full"
     kg.write("other.json", envelope(work("10.5555/other.1")))
     r = kg("build", "other.json", "-q")

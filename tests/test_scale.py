@@ -29,9 +29,9 @@ from kg.cli import main
 from kg.errors import KgError
 from kg.rdf.terms import lit
 from kg.rdf.ids import DEFAULT_BASE
-from kg.map.context import Context
-from kg.refs import resolve_disk
+from kg.map.context import Context, ContextSpec
 from kg.build.stream import build_stream
+from kg.build.tuning import Tuning
 from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
 from conftest import ROOT, SAMPLES, SEEDS
@@ -65,8 +65,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return [str(synthetic), str(folder / "again.jsonl"), str(folder / "cited.jsonl"), str(SEEDS), str(SAMPLES)]
 
 
-def streamed(inputs: list[str], tmp: Path, jobs: int) -> tuple[list[str], object]:
-    result = build_stream(inputs, (DEFAULT_BASE, None, None), tmp / f"scratch-{jobs}", jobs=jobs)
+def streamed(inputs: list[str], tmp: Path, jobs: int, tuning: Tuning = Tuning()) -> tuple[list[str], object]:
+    result = build_stream(inputs, ContextSpec(), tmp / f"scratch-{jobs}", jobs=jobs, tuning=tuning)
     lines = list(result.lines())
     shutil.rmtree(tmp / f"scratch-{jobs}")
     return lines, result.report
@@ -92,7 +92,7 @@ def test_streaming_build_equals_in_memory_build(corpus: list[str], in_memory: tu
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_lines_of_large_json_lines_files_parsed_by_the_workers_give_the_same_build(
-        corpus: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+        corpus: list[str], tmp_path: Path, jobs: int) -> None:
     """Lines of large JSON Lines files go to the workers unparsed: a line holding a list response (two
     records, one of them a duplicate DOI that is merged), a line of bad JSON and a line that is no work are
     numbered, merged and reported as when the reader parses them."""
@@ -105,9 +105,8 @@ def test_lines_of_large_json_lines_files_parsed_by_the_workers_give_the_same_bui
     big.write_text("\n".join(lines) + "\n", encoding="utf-8")
     inputs = [str(big), str(SEEDS)]
     expected = build_graph(inputs, Context.create())
-    monkeypatch.setattr(read, "STREAM_ABOVE", 0)
-    assert any(isinstance(x, read.LazyLine) for x in read.iter_records([str(big)], lazy=True))
-    lines_, report = streamed(inputs, tmp_path, jobs)
+    assert any(isinstance(x, read.LazyLine) for x in read.iter_records([str(big)], lazy=True, stream_above=0))
+    lines_, report = streamed(inputs, tmp_path, jobs, Tuning(stream_above=0))
     assert lines_ == expected.lines
     assert (report.records, report.skipped, report.merged) == (expected.report.records, 2, 1)
     for attr in ("records", "skipped", "merged", "errors", "warnings", "notes"):
@@ -116,65 +115,50 @@ def test_lines_of_large_json_lines_files_parsed_by_the_workers_give_the_same_bui
 
 @pytest.mark.parametrize("external", [True, False], ids=["system-sort", "python-merge"])
 def test_many_small_runs_and_merge_rounds_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch, external: bool) -> None:
-    monkeypatch.setattr(extsort, "EXTERNAL", external)
-    monkeypatch.setattr(stream, "CHUNK", 7)
-    monkeypatch.setattr(stream, "RUN_GROWTH", 1)  # (runs of CHUNK records, however many)
-    monkeypatch.setattr(extsort, "MAX_FAN_IN", 3)
-    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=1)
+        external: bool) -> None:
+    tuning = Tuning(external_sort=external, chunk=7, run_growth=1, fan_in=3)  # (runs of 7 records, however many)
+    result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=1, tuning=tuning)
     assert sum(r.name.startswith("map-") for r in result.runs) >= 20  # many small runs: merged in rounds
     assert list(result.lines()) == in_memory[0]
 
 
 @pytest.mark.parametrize("external", [True, False], ids=["system-sort", "python-merge"])
 def test_runs_merged_by_the_workers_give_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch, external: bool) -> None:
-    """With workers, every GROUP runs of pass 2 are merged by a worker; the final merge gets those groups,
+        external: bool) -> None:
+    """With workers, every ``group`` runs of pass 2 are merged by a worker; the final merge gets those groups,
     the runs left over and the knowledge runs, and gives the in-memory bytes."""
-    monkeypatch.setattr(extsort, "EXTERNAL", external)
-    monkeypatch.setattr(stream, "CHUNK", 6)
-    monkeypatch.setattr(stream, "GROUP", 3)  # (28 runs of this corpus: 9 groups and one run left over)
-    monkeypatch.setattr(stream, "RUN_GROWTH", 1)
-    monkeypatch.setattr(extsort, "MAX_FAN_IN", 4)
-    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
+    # (28 runs of this corpus: 9 groups of 3 and one run left over)
+    tuning = Tuning(external_sort=external, chunk=6, group=3, run_growth=1, fan_in=4)
+    result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=2, tuning=tuning)
     names = [r.name for r in result.runs]
     assert sum(n.startswith("group-") for n in names) >= 5 and any(n.startswith("map-") for n in names)
     assert list(result.lines()) == in_memory[0]
 
 
-def test_runs_grow_so_that_the_final_merge_takes_them_at_once(corpus: list[str], in_memory: tuple, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where runs of CHUNK records would be more than the final merge takes at once, pass 2 puts more records in
-    a run (at most RUN_GROWTH * CHUNK): no group merges by the workers, and the same bytes."""
-    monkeypatch.setattr(stream, "CHUNK", 3)  # (about 50 runs of this corpus)
-    monkeypatch.setattr(stream, "GROUP", 3)
-    monkeypatch.setattr(extsort, "MAX_FAN_IN", 40)  # (room for 40 - 16 - 3 = 21 runs of pass 2)
-    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
+def test_runs_grow_so_that_the_final_merge_takes_them_at_once(corpus: list[str], in_memory: tuple,
+                                                            tmp_path: Path) -> None:
+    """Where runs of ``chunk`` records would be more than the final merge takes at once, pass 2 puts more records
+    in a run (at most ``run_growth * chunk``): no group merges by the workers, and the same bytes."""
+    # (chunks of 3: about 50 runs of this corpus; a fan-in of 40 leaves room for 40 - 16 - 3 = 21 runs of pass 2)
+    tuning = Tuning(chunk=3, group=3, fan_in=40)
+    result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=2, tuning=tuning)
     names = [r.name for r in result.runs]
     assert not any(n.startswith("group-") for n in names)
     assert 10 <= sum(n.startswith("map-") for n in names) <= 21
     assert list(result.lines()) == in_memory[0]
 
 
-def test_records_per_run_fit_the_final_merge_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stream, "fan_in", lambda: 1000)  # (room for 1000 - 16 - 64 = 920 runs)
-    assert [stream.run_records(n) for n in (1, 58_880, 58_881, 100_000, 235_520, 10**7)] == [64, 64, 65, 109, 256, 256]
+def test_records_per_run_fit_the_final_merge_within_a_bound() -> None:
+    # (a fan-in of 1000 leaves room for 1000 - 16 - 64 = 920 runs)
+    assert [stream.run_records(n, 1000, Tuning()) for n in (1, 58_880, 58_881, 100_000, 235_520, 10**7)] == [64, 64, 65, 109, 256, 256]
 
 
-def test_resolution_in_workers_gives_the_same_bytes(corpus: list[str], in_memory: tuple, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resolution_in_workers_gives_the_same_bytes(corpus: list[str], in_memory: tuple,
+                                                    tmp_path: Path) -> None:
     """With workers and enough references, resolution steps 2, 3 and 5 run on hash partitions of the title
     keys and groups in worker processes: the in-memory bytes still."""
-    parts: list[int] = []
-    enter = resolve_disk._Steps.__enter__
-
-    def spy(self: resolve_disk._Steps) -> object:
-        parts.append(self.parts)
-        return enter(self)
-    monkeypatch.setattr(resolve_disk._Steps, "__enter__", spy)
-    monkeypatch.setattr(resolve_disk, "PARALLEL_ABOVE", 0)
-    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2)
-    assert parts == [2]
+    result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=2, tuning=Tuning(parallel_above=0))
+    assert result.resolve_parts == 2
     assert list(result.lines()) == in_memory[0]
     assert not list((tmp_path / "scratch").glob("*-part*"))  # the partitions' files are gone
 
@@ -184,7 +168,7 @@ def test_the_sample_to_validate_is_gathered_by_the_workers_as_the_merged_graph_w
     """The sampled records' graphs come from the workers that map them, the shared graphs from the knowledge
     runs: the same lines as filtering the merged graph (the sampled graphs, the tools and topics graphs, the
     knowledge-graph lines about the IRIs the sampled records use)."""
-    result = build_stream(corpus, (DEFAULT_BASE, None, None), tmp_path / "scratch", jobs=2, sample=15)
+    result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=2, sample=15)
     gathered = result.sample_lines()
     kgraph, tgraph, sgraph = sorted(SHARED_GRAPHS)
     kept, knowledge, used = [], [], set()
@@ -208,20 +192,20 @@ def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: 
     validation after the merge that one worker does, and the same graph."""
     from kg import api
     from kg.infra import workers as forked
-    from kg.validate import shards
-    monkeypatch.setattr(shards, "SHARD_ABOVE", 0)  # (the sample of this corpus is small: shard it anyway)
     started: list[int] = []
     real = forked.Forked.__init__
 
     def spy(self: object, *args: object) -> None:
-        started.append(args[-1])  # (the jobs validate_collected gets)
+        started.append(args[4])  # (the jobs validate_file gets: after the function, the file, the shared graphs and the shapes)
         real(self, *args)
 
     monkeypatch.setattr(forked.Forked, "__init__", spy)
     reports, graphs = {}, {}
     for jobs in (1, 2):
         monkeypatch.setenv("KG_HOME", str(tmp_path / f"home-{jobs}"))
-        built, reports[jobs] = api.build(corpus, validation="sample:40", jobs=jobs, allow_invalid=True)
+        # (the sample of this corpus is small: shard it anyway)
+        built, reports[jobs] = api.build(corpus, validation="sample:40", jobs=jobs, allow_invalid=True,
+                                         tuning=Tuning(shard_above=0))
         graphs[jobs] = built.graph.read_bytes()
     assert started == [2]
     assert reports[2].results == reports[1].results and reports[2].conforms == reports[1].conforms
@@ -242,21 +226,15 @@ def test_the_system_sort_and_the_python_merge_give_what_sorting_in_memory_gives(
     expected = sorted({line + "\n" for run in runs for line in run})
     if extsort._sort_program() is None:
         pytest.skip("no sort program on this system")
-    saved = extsort.EXTERNAL, extsort.MAX_FAN_IN
-    try:
-        extsort.MAX_FAN_IN = fan_in
-        for external in (True, False):
-            extsort.EXTERNAL = external
-            with tempfile.TemporaryDirectory() as tmp:
-                def written(name: str) -> list[Path]:  # (merging may delete the runs it merges)
-                    return [extsort.write_run((line + "\n" for line in run), Path(tmp) / f"{name}-{i}.nq")
-                            for i, run in enumerate(runs)]
-                assert list(extsort.merge_runs(written("a"), Path(tmp))) == expected, external
-                grouped = extsort.merge_into(written("b"), Path(tmp) / "group.nq")
-                text = grouped.read_bytes().decode("utf-8")
-                assert [line + "\n" for line in text.split("\n")[:-1]] == expected, external
-    finally:
-        extsort.EXTERNAL, extsort.MAX_FAN_IN = saved
+    for external in (True, False):
+        with tempfile.TemporaryDirectory() as tmp:
+            def written(name: str) -> list[Path]:  # (merging may delete the runs it merges)
+                return [extsort.write_run((line + "\n" for line in run), Path(tmp) / f"{name}-{i}.nq")
+                        for i, run in enumerate(runs)]
+            assert list(extsort.merge_runs(written("a"), Path(tmp), fan_in, external)) == expected, external
+            grouped = extsort.merge_into(written("b"), Path(tmp) / "group.nq", fan_in, external)
+            text = grouped.read_bytes().decode("utf-8")
+            assert [line + "\n" for line in text.split("\n")[:-1]] == expected, external
 
 
 def test_a_failing_system_sort_gives_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -264,22 +242,25 @@ def test_a_failing_system_sort_gives_a_one_line_error(tmp_path: Path, monkeypatc
     fake = tmp_path / "sort"
     fake.write_text("#!/bin/sh\necho 'sort: write failed: No space left on device' >&2\nexit 2\n")
     fake.chmod(0o755)
-    monkeypatch.setattr(extsort, "_sort_program", lambda: (str(fake), True))
-    with pytest.raises(KgError) as err:
-        list(extsort.merge_bytes([run, run], tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))  # (the fake is the only sort there is)
+    extsort._sort_program.cache_clear()
+    try:
+        with pytest.raises(KgError) as err:
+            list(extsort.merge_bytes([run, run], tmp_path))
+    finally:
+        extsort._sort_program.cache_clear()
     assert str(err.value) == (f"{tmp_path}: merging the sorted runs failed (sort: write failed: No space left on "
                               "device); check the free space there and run the build again")
 
 
-def test_large_json_lines_are_streamed_with_the_same_result(corpus: list[str], tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_json_lines_are_streamed_with_the_same_result(corpus: list[str], tmp_path: Path) -> None:
     synthetic = Path(corpus[0])
     packed = tmp_path / "synthetic.jsonl.gz"
     packed.write_bytes(gzip.compress(synthetic.read_bytes()))
     whole = [list(read.iter_file("s", p)) for p in (synthetic, packed)]
-    monkeypatch.setattr(read, "STREAM_ABOVE", 0)
-    assert all(isinstance(x, read.LazyLine) for x in read.iter_file("s", synthetic, lazy=True))  # really streamed
-    assert [list(read.iter_file("s", p)) for p in (synthetic, packed)] == whole
+    assert all(isinstance(x, read.LazyLine)
+               for x in read.iter_file("s", synthetic, lazy=True, stream_above=0))  # really streamed
+    assert [list(read.iter_file("s", p, stream_above=0)) for p in (synthetic, packed)] == whole
 
 
 def test_kg_build_jobs_2_writes_the_same_bytes_as_jobs_1(corpus: list[str], tmp_path: Path,

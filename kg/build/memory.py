@@ -6,31 +6,22 @@ last (ties broken by content hash, then source), so the result does not depend o
 
 from __future__ import annotations
 
-import hashlib
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-import orjson
-
-from ..errors import InputError, StrictStop
+from ..errors import StrictStop
+from ..ingest.read import iter_records
+from ..ingest.works import each_work
 from ..map import map_work
-from ..map.context import Context, Knowledge
+from ..map.context import Context
+from ..map.shared import Used, add_shared, cited_triples, shared_lines
 from ..model import Work
-from ..ingest.normalize import normalize
-from ..ingest.read import Ignored, iter_records
-from collections import Counter
-
-from ..map.contributors import org_names
-from ..map.knowledge import artifact_triples, candidate_triples, named_tool, tool_triples
-from ..refs.named import Named, decide, mention_of, reference_text, work_mentions
-from ..refs.resolve import CitedInfo, Resolution, resolve_works
-from ..refs.tools import ArtifactMatch, Candidate, ToolMatch
-from ..refs.topics import classify, override, scheme_triples, unused_overrides
-from ..rdf.terms import XSD_GYEAR, lit
-from ..rdf.vocab import FABIO, KG, SDO, SKOS
-from ..map.common import url_obj
+from ..refs.enrich import enrich
+from ..refs.named import decide, work_mentions
+from ..refs.resolve import Resolution, resolve_works
+from ..refs.topics import unused_overrides
+from .dedupe import DoiMerge, Keep, rank
 
 
 @dataclass
@@ -62,6 +53,16 @@ class Report:
                 raise StrictStop(line)
         return problem
 
+    def reader(self, problem: Callable[[str, str], None]) -> Callable[[str, str], None]:
+        """The ``problem`` of ``each_work``: a note is kept; a record or file skipped is counted and reported."""
+        def read_problem(level: str, line: str) -> None:
+            if level == "note":
+                self.notes.append(line)
+            else:
+                self.skipped += 1
+                problem(level, line)
+        return read_problem
+
 
 @dataclass
 class BuildResult:
@@ -74,11 +75,6 @@ class BuildResult:
         return len({line.rsplit(" ", 2)[0] for line in self.lines})
 
 
-def _rank(work: Work, raw: dict[str, Any]) -> tuple[str, str, str, str, str]:
-    deposited = dict(work.record_dates).get("deposited", "")
-    indexed = dict(work.record_dates).get("indexed", "")
-    digest = hashlib.sha256(orjson.dumps(raw, option=orjson.OPT_SORT_KEYS)).hexdigest()
-    return deposited, indexed, digest, work.source.path, work.source.locator
 
 
 def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
@@ -89,42 +85,8 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     ``on_progress(stage, n)`` is called now and then with the stage (read, map) and records done.
     """
     report = Report()
-    best: dict[str, tuple[tuple[str, ...], Work, list[str]]] = {}
-
     problem = report.recorder(strict, on_problem)
-    for item in iter_records(inputs):
-        if isinstance(item, Ignored):
-            report.notes.append(str(item))
-            continue
-        if isinstance(item, InputError):
-            report.skipped += 1
-            problem("error", str(item))
-            continue
-        source, raw = item
-        try:
-            work, warnings = normalize(raw, source)
-        except InputError as e:
-            report.skipped += 1
-            problem("error", str(e))
-            continue
-        for w in warnings:
-            problem("warning", w)
-        report.records += 1
-        if on_progress and report.records % 500 == 0:
-            on_progress("read", report.records)
-        rank = _rank(work, raw)
-        seen = best.get(work.doi)
-        if seen is not None:
-            report.merged += 1
-            keep, drop = (work, seen[1]) if rank > seen[0] else (seen[1], work)
-            report.notes.append(
-                f"{drop.source.where(drop.doi_verbatim)}: same DOI as {keep.source.where(keep.doi_verbatim)}; "
-                f"merged into one work, keeping the record deposited last"
-            )
-            if rank <= seen[0]:
-                continue
-        best[work.doi] = (rank, work, [])
-    works = {doi: w for doi, (_r, w, _l) in sorted(best.items())}
+    works = _read(inputs, report, problem, on_progress)
     for line in unused_overrides(ctx.topic_lines, set(works)):
         problem("warning", line)
     resolutions, cited = resolve_works(works.values(), ctx.minter, ctx.catalogue)
@@ -132,129 +94,43 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     for (citing, index), res in resolutions.items():
         per_work.setdefault(citing, {})[index] = res
     lines: set[str] = set()
-    used: dict[tuple[str, str], Any] = {}
+    used: Used = {}
     named = decide((w.doi, m) for w in works.values() for _i, m in work_mentions(w, ctx.catalogue))
-
-    def cited_record(doi: str) -> tuple[str | None, str | None] | None:
-        w = works.get(doi)
-        return None if w is None else record_title_year(w)
-
+    cited_record = {doi: record_title_year(w) for doi, w in works.items()}.get
     for done, (doi, work) in enumerate(works.items(), start=1):
         if on_progress and done % 500 == 0:
             on_progress("map", done)
-        triples, shared = map_with_knowledge(work, ctx, per_work.get(doi, {}), cited_record, named.get)
-        merge_shared(used, shared)
+        enriched = enrich(work, ctx.catalogue, ctx.topic_overrides, ctx.topic_source, per_work.get(doi, {}),
+                          cited_record, named.get)
+        add_shared(used, work, enriched.shared, ctx.minter)
         graph = ctx.minter.graph(doi)
-        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
+        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, enriched.knowledge))
     kgraph = ctx.minter.node("graph", "knowledge")
-    inputs = {ctx.minter.doi(d) for d in works}
-    lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
+    iris = {ctx.minter.doi(d) for d in works}
+    lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, iris))
     lines.update(shared_lines(ctx, used, bool(works)))
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)
 
 
-def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool) -> Iterator[str]:
-    """The tools graph (the tools, tool candidates and named artifacts the references cite) and the topic
-    scheme. ``used`` maps (kind, key) to the catalogue ``Tool`` or the corpus's ``Named``."""
-    tgraph = ctx.minter.node("graph", "tools")
-    kgraph = ctx.minter.node("graph", "knowledge")
-    names: dict[str, list[tuple[int, str]]] = {}
-    for (kind, key), thing in sorted(used.items()):
-        if kind == "org-name":
-            node, name = key.split("\x1f", 1)
-            names.setdefault(node, []).append((-thing, name))
-            continue
-        if kind == "tool":
-            triples = tool_triples(ctx.minter, thing)
-        elif kind == "candidate":
-            triples = candidate_triples(ctx.minter, thing)
-        else:
-            triples = artifact_triples(ctx.minter, thing)
-        yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in triples)
-    for node, counted in sorted(names.items()):  # the spelling most records use (ties: code-point order)
-        yield f"{node} {SKOS.prefLabel} {lit(min(counted)[1])} {kgraph} .\n"
-    if any_work:
-        sgraph = ctx.minter.node("graph", "topics")
-        yield from (f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
+def _read(inputs: Iterable[str], report: Report, problem: Callable[[str, str], None],
+          on_progress: Callable[[str, int], None] | None) -> dict[str, Work]:
+    """The record kept for each DOI, by DOI."""
+    merge = DoiMerge(report.notes)
+    kept: dict[str, Work] = {}
+    for _n, work, warnings, raw in each_work(enumerate(iter_records(inputs)), report.reader(problem)):
+        for w in warnings:
+            problem("warning", w)
+        report.records += 1
+        if on_progress and report.records % 500 == 0:
+            on_progress("read", report.records)
+        if isinstance(merge.offer(work.doi, rank(work, raw), work.source.where(work.doi_verbatim)), Keep):
+            kept[work.doi] = work
+    report.merged = merge.merged
+    return dict(sorted(kept.items()))
 
 
 def record_title_year(work: Work) -> tuple[str | None, str | None]:
+    """The title and issued year of an input record (what the tool recogniser matches a cited record by)."""
     year = next((d.lexical()[:4] for n, d in work.dates if n == "issued"), None)
     return (work.titles[0] if work.titles else None), year
-
-
-def map_with_knowledge(work: Work, ctx: Context, res_by_index: dict[int, Resolution],
-                       cited_record: Callable[[str], tuple[str | None, str | None] | None],
-                       named_of: Callable[[str], Named | None],
-                       ) -> tuple[list[tuple[str, str, str]], dict[tuple[str, str], Any]]:
-    """Recognise what the work's references cite (catalogue tools, tools named by the references, tool
-    candidates, models, datasets, benchmark suites, algorithms) and the work's topics, then map it: its
-    triples, and the shared things it cites by (kind, key) (a catalogue or named ``Tool``, or a ``Named``)."""
-    tools: dict[int, list[ToolMatch]] = {}
-    candidates: dict[int, Candidate] = {}
-    artifacts: dict[int, ArtifactMatch] = {}
-    categories: Counter[str] = Counter()
-    used: dict[tuple[str, str], Any] = {}
-    catalogue = ctx.catalogue
-    for ref in work.references:
-        res = res_by_index.get(ref.index)
-        if res is None or catalogue is None:
-            continue
-        text = reference_text(ref)
-        cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
-        matches = catalogue.recognise(res.parsed, cited_doi, text)
-        if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
-            matches = catalogue.recognise_record(rec[0], rec[1])
-        if not matches and (m := mention_of(res.parsed, text, catalogue)) is not None \
-                and (n := named_of(m.key)) is not None:
-            if n.status == "tool":
-                matches = [ToolMatch(named_tool(n), m.method, n.score, m.matched)]
-            elif n.status == "candidate":
-                candidates[ref.index] = Candidate(n.key, n.name, n.score, m.matched, m.method)
-                used[("candidate", n.key)] = n
-            else:
-                artifacts[ref.index] = ArtifactMatch(n, m.method, n.score, m.matched)
-                used[(n.kind, n.key)] = n
-        if matches:
-            for match in matches:
-                used[("tool", match.tool.source + " " + match.tool.id)] = match.tool
-                categories[match.tool.category] += 1
-            software = [m for m in matches if m.tool.kind == "tool"]
-            if software:
-                tools[ref.index] = software
-            elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
-                m = matches[0]
-                artifacts[ref.index] = ArtifactMatch(m.tool, m.method, m.score, m.matched)
-    if work.doi in ctx.topic_overrides:
-        topics = override(ctx.topic_overrides[work.doi], ctx.topic_source)
-    else:
-        topics = classify(work, categories)
-    for node, name in org_names(work, ctx.minter):
-        used[("org-name", f"{node}\x1f{name}")] = 1
-    knowledge = Knowledge(res_by_index, tools, candidates, topics, artifacts)
-    return list(map_work(work, ctx, knowledge)), used
-
-
-def merge_shared(into: dict[tuple[str, str], Any], new: dict[tuple[str, str], Any]) -> None:
-    """Add one work's (or one chunk's) shared things to the corpus's: organisation names are counted."""
-    for k, v in new.items():
-        into[k] = into.get(k, 0) + v if k[0] == "org-name" else v
-
-
-def cited_triples(cited: list[CitedInfo], inputs: set[str]) -> list[tuple[str, str, str]]:
-    """What references tell about cited works no input record describes (name, URL, year), and
-    preprint links; these sit in the graph ``{base}graph/knowledge`` in quad formats."""
-    out = []
-    for c in cited:
-        if c.preprint_of:
-            out.append((c.iri, KG.preprintOf, c.preprint_of))
-        if c.iri in inputs:
-            continue
-        if c.name:
-            out.append((c.iri, SDO.name, lit(c.name)))
-        if c.url:
-            out.append((c.iri, SDO.url, url_obj(c.url)))
-        if c.year:
-            out.append((c.iri, FABIO.hasPublicationYear, lit(c.year, XSD_GYEAR)))
-    return out

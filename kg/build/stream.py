@@ -1,7 +1,7 @@
 """The streaming build: the pipeline of ``kg.build`` in flat memory, on one core or several.
 
 Pass 1 reads and normalises every record (in worker processes when ``jobs`` > 1), keeps per DOI only
-the rank of the best record (duplicates merged as in ``kg.build``), and stores the compact features of
+the rank of the best record (duplicates merged as in ``kg.build``, by ``kg.build.dedupe``), and stores the compact features of
 every reference in SQLite. Resolution then runs on those tables (``kg.refs.resolve_disk``). Pass 2
 reads the inputs again, maps each kept record with its resolutions, and writes sorted runs of N-Quads
 lines; the runs are merged into one canonical sorted file. The output is byte-identical to the
@@ -15,34 +15,41 @@ import os
 import shutil
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .memory import Report, _rank, cited_triples, map_with_knowledge, merge_shared, shared_lines
-from ..refs.named import work_mentions
-from ..refs.topics import unused_overrides
 from ..errors import InputError
 from ..export import split_quad
 from ..infra import faults
+from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from ..infra.outputs import alive
 from ..infra.workers import quiet_worker
-from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
-from ..map.context import Context
 from ..rdf.ids import SHARED_GRAPHS
 from ..ingest.normalize import normalize
 from ..ingest.read import Ignored, Input, LazyLine, iter_records
+from ..ingest.works import Item, each_work
+from ..map import map_work
+from ..map.context import Context, ContextSpec
+from ..map.shared import Used, add_shared, cited_triples, merge_shared, shared_lines
+from ..refs.enrich import enrich
+from ..refs.named import work_mentions
 from ..refs.parse import ParsedRef
 from ..refs.resolve import features, record_entry
 from ..refs.resolve_disk import DiskResolver, Lookup
+from ..refs.topics import unused_overrides
+from .dedupe import DoiMerge, Drop, Rank, rank
+from .memory import Report
+from .tuning import Tuning
 
-CHUNK = 64  # records per task sent to a worker
-RUN_GROWTH = 4  # pass 2 puts up to RUN_GROWTH * CHUNK records in a run, so that the final merge takes every run at once
 SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
-GROUP = 64  # with workers, GROUP sorted runs of pass 2 are merged into one by a worker when there are many
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
+
+# A chunk item: (sequence number, what the reader gave, the numbers of the records to keep of a LazyLine or None)
+Chunk = list[tuple[int, "Item | LazyLine", "frozenset[int] | None"]]
 
 
 @dataclass
@@ -52,19 +59,21 @@ class StreamResult:
     report: Report
     runs: list[Path]
     scratch: Path
+    tuning: Tuning = field(default_factory=Tuning)
     works: int = 0
     sample: set[str] | None = None  # graph IRIs of the sampled records (None: every record)
     shared_graphs: set[str] = field(default_factory=set)
     sampled: list[str] = field(default_factory=list)  # the lines of the sampled records' graphs
     knowledge_runs: list[Path] = field(default_factory=list)  # the runs of the knowledge, tools and topics graphs
+    resolve_parts: int = 1  # the partitions resolution ran in (1: in the driver process)
 
     def lines(self) -> Iterator[str]:
         """The canonical sorted, unique N-Quads lines (merging the runs; read once)."""
-        return merge_runs(self.runs, self.scratch)
+        return merge_runs(self.runs, self.scratch, self.tuning.fan_in, self.tuning.external_sort)
 
     def blocks(self) -> Iterator[bytes]:
         """The same lines as UTF-8 bytes, in blocks of whole lines (what the writer of the workspace graph takes)."""
-        return merge_blocks(self.runs, self.scratch)
+        return merge_blocks(self.runs, self.scratch, most=self.tuning.fan_in, external=self.tuning.external_sort)
 
     def sample_lines(self) -> list[str]:
         """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
@@ -84,98 +93,113 @@ class StreamResult:
 
 # ---------------------------------------------------------------- worker side
 
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    """Pass 1's answer for a record that normalises: what dedupe and resolution need."""
+
+    seq: int
+    doi: str
+    where: str
+    rank: Rank
+    warnings: list[str]
+    rows: Any  # DiskResolver.rows
+
+
+@dataclass(frozen=True, slots=True)
+class ScanFailed:
+    """Pass 1's answer for a record that cannot be read or normalised (passed along to keep the report's order)."""
+
+    line: str
+
+
+@dataclass(frozen=True)
+class MappedChunk:
+    """Pass 2's answer for a chunk: its sorted run file, its records, their shared things and sampled lines."""
+
+    run: Path
+    records: int
+    used: Used
+    sampled: list[str]
+
+
 _CTX: Context | None = None
 _LOOKUP: Lookup | None = None
 _RUNS: Path | None = None
 _SAMPLE: frozenset[str] = frozenset()
 
 
-def _init(args: tuple[str, list[Path] | None, Path | None], db: Path | None = None, runs: Path | None = None,
+def _init(spec: ContextSpec, db: Path | None = None, runs: Path | None = None,
           sample: frozenset[str] = frozenset()) -> None:
     global _CTX, _LOOKUP, _RUNS, _SAMPLE
-    base, tools, topics = args
-    _CTX = Context.create(base, tools=tools, topics=topics)
+    _CTX = spec.create()
     _LOOKUP = Lookup(db) if db else None
     _RUNS, _SAMPLE = runs, sample
 
 
-def _expanded(items: list[tuple[int, Any, Any]]) -> Iterator[tuple[int, Any, Any]]:
-    """(sequence number, source, raw record) of every record of the chunk, the lines of large JSON Lines files
-    parsed here, errors as (sequence number, None, message). A line comes as (n << SHIFT, LazyLine, None),
-    or with the set of its records' numbers (i of n << SHIFT | i) to keep in place of None."""
-    for seq, source, raw in items:
-        if not isinstance(source, LazyLine):
-            yield seq, source, raw
+def _expanded(items: Chunk) -> Iterator[tuple[int, Item]]:
+    """(sequence number, record or error) of every record of the chunk, the lines of large JSON Lines files
+    parsed here (the i-th record of a line numbered n << SHIFT | i; only those to keep, where given)."""
+    for seq, item, wanted in items:
+        if not isinstance(item, LazyLine):
+            yield seq, item
             continue
-        for i, record in enumerate(source.records()):
-            if raw is not None and i not in raw:
-                continue
-            if isinstance(record, InputError):
-                yield seq | i, None, str(record)
-            else:
-                yield seq | i, record[0], record[1]
+        for i, record in enumerate(item.records()):
+            if wanted is None or i in wanted:
+                yield seq | i, record
 
 
-def _scan(items: list[tuple[int, Any, Any]]) -> list[tuple]:
+def _scan(items: Chunk) -> list[Scanned | ScanFailed]:
     """Pass 1 on a chunk: per record, an error, or what dedupe and resolution need."""
-    assert _CTX is not None
-    out: list[tuple] = []
-    for seq, source, raw in _expanded(items):
-        if source is None:  # a read error, passed along to keep the order of the report
-            out.append((seq, "error", raw))
-            continue
-        try:
-            work, warnings = normalize(raw, source)
-        except InputError as e:
-            out.append((seq, "error", str(e)))
-            continue
+    ctx = _CTX
+    assert ctx is not None
+    out: list[Scanned | ScanFailed] = []
+    for seq, work, warnings, raw in each_work(_expanded(items), lambda _level, line: out.append(ScanFailed(line))):
         title = work.titles[0] if work.titles else None
         parsed: dict[int, ParsedRef] = {}
-        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, _CTX.minter, parsed, _CTX.catalogue), parsed,
-                                 work_mentions(work, _CTX.catalogue))
-        out.append((seq, "ok", work.doi, work.source.where(work.doi_verbatim), _rank(work, raw), warnings, rows))
+        rows = DiskResolver.rows(seq, record_entry(work), title, features(work, ctx.minter, parsed, ctx.catalogue),
+                                 parsed, work_mentions(work, ctx.catalogue))
+        out.append(Scanned(seq, work.doi, work.source.where(work.doi_verbatim), rank(work, raw), warnings, rows))
     return out
 
 
-def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[tuple[str, str], Any], list[str]]:
+def _map(task: tuple[int, Chunk]) -> MappedChunk:
     """Pass 2 on a chunk: map each record with its resolutions into one sorted run file (and the lines of the
     records in the validation sample apart)."""
-    assert _CTX is not None and _LOOKUP is not None and _RUNS is not None
+    ctx, lookup = _CTX, _LOOKUP
+    assert ctx is not None and lookup is not None and _RUNS is not None
     chunk_no, items = task
     lines: list[str] = []
-    used: dict[tuple[str, str], Any] = {}
+    used: Used = {}
     sampled: list[str] = []
     mapped = 0
-    for _seq, source, raw in _expanded(items):
+    for _seq, (source, raw) in _expanded(items):
         mapped += 1
         work, _warnings = normalize(raw, source)
-        full = _LOOKUP.resolutions(work.doi)
-        triples, shared = map_with_knowledge(work, _CTX, full, _LOOKUP.cited_records(work.doi).get,
-                                             _LOOKUP.named(work.doi).get)
-        merge_shared(used, shared)
-        graph = _CTX.minter.graph(work.doi)
+        enriched = enrich(work, ctx.catalogue, ctx.topic_overrides, ctx.topic_source, lookup.resolutions(work.doi),
+                          lookup.cited_records(work.doi).get, lookup.named(work.doi).get)
+        add_shared(used, work, enriched.shared, ctx.minter)
+        graph = ctx.minter.graph(work.doi)
         start = len(lines)
-        lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
+        lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, enriched.knowledge))
         if graph in _SAMPLE:
             sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
-    return run, mapped, used, sampled
+    return MappedChunk(run, mapped, used, sampled)
 
 
 # ---------------------------------------------------------------- driver
 
-def run_records(records: int) -> int:
-    """Records per run of pass 2 (and per task): ``CHUNK``, or more where that many records would make more runs
-    than the final merge takes at once (they would be merged twice: by the workers in groups, or by the sort
-    in rounds); at most ``RUN_GROWTH * CHUNK``, which bounds what a worker holds. With a fan-in of 1,000,
-    100,000 records make runs of 109."""
-    room = max(1, fan_in() - KNOWLEDGE_RUNS - GROUP)
-    return max(CHUNK, min(RUN_GROWTH * CHUNK, -(-records // room)))
+def run_records(records: int, width: int, tuning: Tuning) -> int:
+    """Records per run of pass 2 (and per task): ``tuning.chunk``, or more where that many records would make
+    more runs than the final merge takes at once (``width``; they would be merged twice: by the workers in
+    groups, or by the sort in rounds); at most ``run_growth * chunk``, which bounds what a worker holds. With a
+    fan-in of 1,000, 100,000 records make runs of 109."""
+    room = max(1, width - KNOWLEDGE_RUNS - tuning.group)
+    return max(tuning.chunk, min(tuning.run_growth * tuning.chunk, -(-records // room)))
 
 
-def _chunks(items: Iterable[tuple[int, Any, Any]], size: int | None = None) -> Iterator[list[tuple[int, Any, Any]]]:
-    size = size or CHUNK  # read at call time (tests make it small)
-    chunk: list[tuple[int, Any, Any]] = []
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
     for item in items:
         chunk.append(item)
         if len(chunk) >= size:
@@ -185,36 +209,26 @@ def _chunks(items: Iterable[tuple[int, Any, Any]], size: int | None = None) -> I
         yield chunk
 
 
-def _numbered(inputs: list[Input], report: Report | None) -> Iterator[tuple[int, Any, Any]]:
-    """(sequence number, source, raw record) of every record, or (sequence number, LazyLine, None) of every line
-    of a large JSON Lines file (see ``_expanded``); with ``report``, notes go there and read errors come as
-    (sequence number, None, message)."""
-    for n, item in enumerate(iter_records(inputs, lazy=True)):
-        seq = n << SHIFT
-        if isinstance(item, LazyLine):
-            yield seq, item, None
-            continue
+def _numbered(inputs: list[Input], report: Report | None, stream_above: int) -> Iterator[tuple[int, Any, None]]:
+    """Chunk items of every record, or of every line of a large JSON Lines file (a ``LazyLine``; see
+    ``_expanded``); with ``report``, notes go there and read errors come too, else they are left out."""
+    for n, item in enumerate(iter_records(inputs, lazy=True, stream_above=stream_above)):
         if isinstance(item, Ignored):
             if report is not None:
                 report.notes.append(str(item))
-            continue
-        if isinstance(item, InputError):
-            if report is not None:
-                yield seq, None, str(item)
-            continue
-        source, raw = item
-        yield seq, source, raw
+        elif report is not None or not isinstance(item, InputError):
+            yield n << SHIFT, item, None
 
 
-def _kept(items: Iterator[tuple[int, Any, Any]], kept: set[int]) -> Iterator[tuple[int, Any, Any]]:
+def _kept(items: Iterator[tuple[int, Any, None]], kept: set[int]) -> Iterator[tuple[int, Any, frozenset[int] | None]]:
     """The items that hold kept records; a line of a large JSON Lines file with the numbers of those it holds."""
     offsets: dict[int, set[int]] = {}
     for seq in kept:
         offsets.setdefault(seq >> SHIFT, set()).add(seq & ((1 << SHIFT) - 1))
-    for seq, source, raw in items:
+    for seq, item, _none in items:
         wanted = offsets.get(seq >> SHIFT)
         if wanted is not None:
-            yield (seq, source, frozenset(wanted)) if isinstance(source, LazyLine) else (seq, source, raw)
+            yield seq, item, frozenset(wanted) if isinstance(item, LazyLine) else None
 
 
 def _pool(jobs: int, initargs: tuple) -> ProcessPoolExecutor | None:
@@ -234,7 +248,6 @@ def _run(pool: ProcessPoolExecutor | None, fn: Callable, tasks: Iterable[Any], j
     if pool is None:
         yield from map(fn, tasks)
         return
-    from collections import deque
     pending: deque = deque()
     for task in tasks:
         pending.append(pool.submit(fn, task))
@@ -249,60 +262,97 @@ def sample_of(dois: Iterable[str], n: int) -> set[str]:
     return set(sorted(dois, key=lambda d: hashlib.sha256(d.encode("utf-8")).hexdigest())[:n])
 
 
-def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Path | None], scratch: Path,
-                 jobs: int = 1, strict: bool = False, sample: int | None = None,
-                 on_problem: Callable[[str, str], None] | None = None,
-                 on_progress: Callable[..., None] | None = None) -> StreamResult:
+def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, report: Report,
+               problem: Callable[[str, str], None], jobs: int, tuning: Tuning,
+               on_progress: Callable[..., None] | None) -> tuple[dict[str, int], list[int]]:
+    """Pass 1: normalise, dedupe, collect reference features; the sequence number of the record kept per DOI,
+    and those of the records dropped."""
+    merge = DoiMerge(report.notes)
+    kept: dict[str, int] = {}
+    dropped: list[int] = []
+    pool = _pool(jobs, (spec,))
+    try:
+        for answers in _run(pool, _scan, _chunks(_numbered(inputs, report, tuning.stream_above), tuning.chunk), jobs):
+            faults.reached("read")
+            for a in answers:
+                if isinstance(a, ScanFailed):
+                    report.skipped += 1
+                    problem("error", a.line)
+                    continue
+                for w in a.warnings:
+                    problem("warning", w)
+                report.records += 1
+                if on_progress and report.records % 500 == 0:
+                    on_progress("read", report.records)
+                verdict = merge.offer(a.doi, a.rank, a.where)
+                if isinstance(verdict, Drop):
+                    dropped.append(a.seq)
+                    continue
+                if verdict.replaces:
+                    dropped.append(kept[a.doi])
+                kept[a.doi] = a.seq
+                resolver.add(a.rows)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    report.merged = merge.merged
+    return kept, dropped
+
+
+def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: frozenset[str], result: StreamResult,
+              jobs: int, tuning: Tuning, on_progress: Callable[..., None] | None) -> Used:
+    """Pass 2: map the kept records into ``result.runs`` (merged in groups by the workers when there are many);
+    the shared things they cite."""
+    runs, scratch = result.runs, result.scratch
+    used: Used = {}
+    done = 0
+    pool = _pool(jobs, (spec, scratch / "resolve.sqlite", scratch, chosen))
+    merging: list[Future] = []
+    width = fan_in(tuning.fan_in)
+    try:
+        tasks = enumerate(_chunks(_kept(_numbered(inputs, None, tuning.stream_above), kept),
+                                  run_records(len(kept), width, tuning)))
+        for answer in _run(pool, _map, tasks, jobs):
+            result.sampled.extend(answer.sampled)
+            runs.append(answer.run)
+            faults.reached("map")
+            if pool is not None and len(runs) >= tuning.group and \
+                    len(merging) + len(runs) > width - KNOWLEDGE_RUNS - tuning.group:
+                # the workers merge runs as they come once there are nearly more than the final merge (one
+                # process) takes in one round; below that, merging twice would only cost time
+                merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq",
+                                           tuning.fan_in, tuning.external_sort))
+                runs.clear()  # (the list is result.runs)
+            merge_shared(used, answer.used)
+            done += answer.records
+            if on_progress:
+                on_progress("map", done, len(kept))
+        runs[:0] = [f.result() for f in merging]
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return used
+
+
+def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: int = 1, strict: bool = False,
+                 sample: int | None = None, on_problem: Callable[[str, str], None] | None = None,
+                 on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning()) -> StreamResult:
     """Run both passes; the caller merges ``result.lines()`` and removes ``scratch`` afterwards.
 
     ``sample``: validate only that many records (their graph IRIs land in ``result.sample``).
     """
     report = Report()
     t = time.perf_counter()
-    ctx = Context.create(ctx_args[0], tools=ctx_args[1], topics=ctx_args[2])
+    ctx = spec.create()
     scratch.mkdir(parents=True, exist_ok=True)
-
     problem = report.recorder(strict, on_problem)
-    # pass 1: normalise, dedupe, collect reference features
     resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter, ctx.catalogue)
-    best: dict[str, tuple[tuple[str, ...], int, str]] = {}
-    dropped: list[int] = []
-    pool = _pool(jobs, (ctx_args,))
-    try:
-        for results in _run(pool, _scan, _chunks(_numbered(inputs, report)), jobs):
-            faults.reached("read")
-            for seq, status, *rest in results:
-                if status == "error":
-                    report.skipped += 1
-                    problem("error", rest[0])
-                    continue
-                doi, where, rank, warnings, rows = rest
-                for w in warnings:
-                    problem("warning", w)
-                report.records += 1
-                if on_progress and report.records % 500 == 0:
-                    on_progress("read", report.records)
-                seen = best.get(doi)
-                if seen is not None:
-                    report.merged += 1
-                    keep, drop = (where, seen[2]) if rank > seen[0] else (seen[2], where)
-                    report.notes.append(f"{drop}: same DOI as {keep}; merged into one work, keeping the record "
-                                        "deposited last")
-                    if rank <= seen[0]:
-                        dropped.append(seq)
-                        continue
-                    dropped.append(seen[1])
-                best[doi] = (rank, seq, where)
-                resolver.add(rows)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    best, dropped = _scan_pass(inputs, spec, resolver, report, problem, jobs, tuning, on_progress)
     report.notes.sort()
     for line in unused_overrides(ctx.topic_lines, set(best)):
         problem("warning", line)
     t = report.timed("read", t)
-    runs: list[Path] = []
-    result = StreamResult(report, runs, scratch, works=len(best),
+    result = StreamResult(report, [], scratch, tuning, works=len(best),
                           shared_graphs={ctx.minter.node("graph", g) for g in SHARED_GRAPHS})
     if not best:
         resolver.close()
@@ -313,47 +363,23 @@ def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Pa
     # resolution, and what references tell about cited works
     knowledge = Sorter(scratch, "knowledge")
     kgraph = ctx.minter.node("graph", "knowledge")
-    inputs_iris = {ctx.minter.doi(d) for d in best}
-    resolver.resolve(lambda info: knowledge.extend(
-        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)), jobs)
+    iris = {ctx.minter.doi(d) for d in best}
+    result.resolve_parts = resolver.resolve(lambda info: knowledge.extend(
+        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], iris)), jobs, tuning.parallel_above)
     resolver.close()
     t = report.timed("resolve", t)
     if on_progress:
         on_progress("resolved", len(best))
-    # pass 2: map the kept records
-    kept = {seq for _r, seq, _w in best.values()}
+    kept = set(best.values())
     chosen: frozenset[str] = frozenset()
     if sample is not None and sample < len(best):
         chosen = frozenset(ctx.minter.graph(d) for d in sample_of(best, sample))
         result.sample = set(chosen)
     del best
-    used: dict[tuple[str, str], Any] = {}
-    done = 0
-    pool = _pool(jobs, (ctx_args, scratch / "resolve.sqlite", scratch, chosen))
-    merging: list[Future] = []
-    width = fan_in() - KNOWLEDGE_RUNS
-    try:
-        tasks = enumerate(_chunks(_kept(_numbered(inputs, None), kept), run_records(len(kept))))
-        for run, n, shared, sampled in _run(pool, _map, tasks, jobs):
-            result.sampled.extend(sampled)
-            runs.append(run)
-            faults.reached("map")
-            if pool is not None and len(runs) >= GROUP and len(merging) + len(runs) > width - GROUP:
-                # the workers merge runs as they come once there are nearly more than the final merge (one
-                # process) takes in one round; below that, merging twice would only cost time
-                merging.append(pool.submit(merge_into, runs[:], scratch / f"group-{len(merging):05d}.nq"))
-                runs.clear()  # (the list is result.runs)
-            merge_shared(used, shared)
-            done += n
-            if on_progress:
-                on_progress("map", done, len(kept))
-        runs[:0] = [f.result() for f in merging]
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress)
     knowledge.extend(shared_lines(ctx, used, True))
     knowledge.spill()
-    runs.extend(knowledge.runs)
+    result.runs.extend(knowledge.runs)
     result.knowledge_runs = list(knowledge.runs)
     report.timed("map", t)
     return result

@@ -26,7 +26,7 @@ from ..errors import KgError
 MAX_FAN_IN = 1000  # runs merged at once at most (fewer where open files are limited: ``fan_in``); more in rounds
 BUFFER = 1 << 16
 PIPE_BUFFER = 1 << 20
-EXTERNAL = True  # merge with the system's sort when there is one (tests turn it off to compare)
+EXTERNAL = True  # merge with the system's sort when there is one (tests pass external=False to compare)
 
 
 def write_run(lines: Iterable[str], path: Path) -> Path:
@@ -62,23 +62,23 @@ def _sort_program() -> tuple[str, bool] | None:
     return exe, "GNU" in version
 
 
-def fan_in() -> int:
-    """Runs to merge at once: ``MAX_FAN_IN``, or half the open-file limit where that is lower."""
+def fan_in(most: int = MAX_FAN_IN) -> int:
+    """Runs to merge at once: ``most``, or half the open-file limit where that is lower."""
     try:
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     except (OSError, ValueError):
         soft = resource.RLIM_INFINITY
-    return MAX_FAN_IN if soft == resource.RLIM_INFINITY else max(2, min(MAX_FAN_IN, soft // 2 - 16))
+    return most if soft == resource.RLIM_INFINITY else max(2, min(most, soft // 2 - 16))
 
 
-def _sort_command(runs: list[Path], scratch: Path, out: Path | None = None) -> list[str] | None:
-    program = _sort_program() if EXTERNAL else None
+def _sort_command(runs: list[Path], scratch: Path, out: Path | None, most: int, external: bool) -> list[str] | None:
+    program = _sort_program() if external else None
     if program is None:
         return None
     exe, gnu = program
     cmd = [exe, "-m", "-u", "-T", str(scratch)]
     if gnu:
-        cmd.append(f"--batch-size={max(2, min(len(runs), fan_in()))}")
+        cmd.append(f"--batch-size={max(2, min(len(runs), fan_in(most)))}")
     if out is not None:
         cmd += ["-o", str(out)]
     return cmd + ["--", *map(str, runs)]
@@ -96,9 +96,10 @@ def _failed(proc_stderr: bytes, where: Path) -> KgError:
                    " check the free space there and run the build again")
 
 
-def merge_into(runs: list[Path], out: Path) -> Path:
-    """Merge sorted runs into one run file ``out`` (sorted, unique) and delete them."""
-    cmd = _sort_command(runs, out.parent, out)
+def merge_into(runs: list[Path], out: Path, most: int = MAX_FAN_IN, external: bool = EXTERNAL) -> Path:
+    """Merge sorted runs into one run file ``out`` (sorted, unique) and delete them (``most`` runs at once at
+    most; ``external``: with the system's sort when there is one)."""
+    cmd = _sort_command(runs, out.parent, out, most, external)
     if cmd is not None:
         proc = subprocess.run(cmd, env=_sort_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if proc.returncode != 0:
@@ -144,13 +145,14 @@ def _widen(fd: int, size: int) -> None:
         pass  # (not Linux, or above the allowed size: the default buffer works, a little slower)
 
 
-def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
+def merge_bytes(runs: list[Path], scratch: Path, most: int = MAX_FAN_IN, external: bool = EXTERNAL,
+                ) -> Iterator[bytes]:
     """The sorted, unique lines of every run, as UTF-8 bytes; with many runs (and no system sort), merged in
     rounds through ``scratch``."""
     runs = list(runs)
     if not runs:
         return
-    cmd = _sort_command(runs, scratch)
+    cmd = _sort_command(runs, scratch, None, most, external)
     if cmd is not None:
         for block in _sort_output(cmd, scratch, PIPE_BUFFER):
             lines = block.split(b"\n")
@@ -158,27 +160,28 @@ def merge_bytes(runs: list[Path], scratch: Path) -> Iterator[bytes]:
             for line in lines:
                 yield line + b"\n"
         return
-    round_no, width = 0, fan_in()
+    round_no, width = 0, fan_in(most)
     while len(runs) > width:
         round_no += 1
         merged = []
         for i in range(0, len(runs), width):
             batch = runs[i:i + width]
-            merged.append(merge_into(batch, scratch / f"merge-{round_no}-{i // width}.nq"))
+            merged.append(merge_into(batch, scratch / f"merge-{round_no}-{i // width}.nq", most, external))
         runs = merged
     with ExitStack() as stack:
         yield from unique(heapq.merge(*(_read(r, stack) for r in runs)))
 
 
-def merge_blocks(runs: list[Path], scratch: Path, size: int = PIPE_BUFFER) -> Iterator[bytes]:
+def merge_blocks(runs: list[Path], scratch: Path, size: int = PIPE_BUFFER, most: int = MAX_FAN_IN,
+                 external: bool = EXTERNAL) -> Iterator[bytes]:
     """The lines of ``merge_bytes`` in blocks of about ``size`` bytes, each a run of whole lines."""
-    cmd = _sort_command(runs, scratch) if runs else None
+    cmd = _sort_command(runs, scratch, None, most, external) if runs else None
     if cmd is not None:
         yield from _sort_output(cmd, scratch, size)
         return
     block: list[bytes] = []
     held = 0
-    for line in merge_bytes(runs, scratch):
+    for line in merge_bytes(runs, scratch, most, external):
         block.append(line)
         held += len(line)
         if held >= size:
@@ -188,9 +191,9 @@ def merge_blocks(runs: list[Path], scratch: Path, size: int = PIPE_BUFFER) -> It
         yield b"".join(block)
 
 
-def merge_runs(runs: list[Path], scratch: Path) -> Iterator[str]:
+def merge_runs(runs: list[Path], scratch: Path, most: int = MAX_FAN_IN, external: bool = EXTERNAL) -> Iterator[str]:
     """The sorted, unique lines of every run (as ``merge_bytes``, decoded)."""
-    for line in merge_bytes(runs, scratch):
+    for line in merge_bytes(runs, scratch, most, external):
         yield line.decode("utf-8")
 class Sorter:
     """Collect lines in memory up to ``limit``, spill sorted runs to ``scratch``, merge on demand."""

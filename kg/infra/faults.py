@@ -7,10 +7,14 @@ first run), merge (the workspace graph's temporary file has its first block), gr
 validate (validation is done), export (the -o temporary file is complete), store (the store is built aside),
 commit (everything is written, nothing is in place yet), commit-half (the first of several renames is done),
 committed (all is in place).
+
+SIGNAL FULL stands for a full disk: at ``reached`` it raises the OSError a full disk raises (ENOSPC); where a
+store must fill up for real, ``fills(STAGE)`` tells it to (resolve: the resolution database gets two pages).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 
@@ -24,4 +28,14 @@ def reached(stage: str) -> None:
     want, sig = spec.split(":", 1)
     if want == stage:
         os.environ.pop(ENV, None)  # (once: an interrupted build's clean-up goes on undisturbed)
+        if sig.upper() == "FULL":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         os.kill(os.getpid(), getattr(signal, f"SIG{sig.upper()}"))
+
+
+def fills(stage: str) -> bool:
+    """Whether ``KG_FAULT=STAGE:FULL`` asks the store of ``stage`` to fill up (once)."""
+    if os.environ.get(ENV, "").upper() != f"{stage}:FULL".upper():
+        return False
+    os.environ.pop(ENV, None)
+    return True

@@ -290,10 +290,10 @@ def _gzip_error(shown: str, why: str) -> InputError:
     return InputError(shown, f"is not a readable gzip file ({why})", "re-download or re-compress it")
 
 
-def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
+def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False, stream_above: int = STREAM_ABOVE,
               ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
     """Every work record of one file (single JSON document or JSON Lines), errors as values. Gzip is always
-    expanded as a stream. Files larger than ``STREAM_ABOVE`` (as stored, or expanded) are read line by line
+    expanded as a stream. Files larger than ``stream_above`` bytes (as stored, or expanded) are read line by line
     when they are JSON Lines, so memory does not grow with the file (with ``lazy``, their lines come unparsed,
     as ``LazyLine``s, for a worker process to parse); a single document may expand to ``MAX_DOCUMENT``. Where
     a gzip stream breaks off, the records of the lines before the break are kept."""
@@ -304,7 +304,7 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
     fh, gz, digest, stored = opened
     with fh:
         blocks = _expanded(fh, gz)
-        big = stored > STREAM_ABOVE
+        big = stored > stream_above
         pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
         size = 0
         broken: str | None = None
@@ -312,7 +312,7 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
             for block in blocks:
                 pending.append(block)
                 size += len(block)
-                if big or size > STREAM_ABOVE:
+                if big or size > stream_above:
                     big = True
                     break
             if big and _json_lines_start(pending, blocks):
@@ -533,9 +533,9 @@ class LazyLine:
         return list(_line_records(self.shown, self.digest, self.lineno, self.data))
 
 
-def iter_records(inputs: Iterable[Input], lazy: bool = False,
+def iter_records(inputs: Iterable[Input], lazy: bool = False, stream_above: int = STREAM_ABOVE,
                  ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
     """All records of all inputs, in input order then file order (with ``lazy``, the lines of large JSON
     Lines files as ``LazyLine``s, each standing for the records ``LazyLine.records()`` gives)."""
     for shown, path, explicit in expand_paths(inputs):
-        yield from iter_file(shown, path, explicit, lazy)
+        yield from iter_file(shown, path, explicit, lazy, stream_above)

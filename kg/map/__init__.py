@@ -7,7 +7,8 @@ values and returns a list of ``(subject, predicate, object)`` tokens, with no sh
 from __future__ import annotations
 
 from ..model import Work
-from .context import Context, Knowledge
+from ..refs.enrich import Knowledge
+from .context import Context
 from . import contributors, funding, knowledge as knowledge_mapper, provenance, references, relations, rights, venue, work as work_mapper
 
 Triple = tuple[str, str, str]

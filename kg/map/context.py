@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
 from .. import __version__
 from ..rdf.ids import DEFAULT_BASE, Minter
 from ..resources import type_table
 from ..rdf.vocab import PREFIXES, ClosedNamespace, ALL_NAMESPACES
+from ..refs.tools import Catalogue
 
 _BY_PREFIX: dict[str, ClosedNamespace] = {
     p: ns for p, base in PREFIXES.items() for ns in ALL_NAMESPACES if ns.base == base
@@ -60,7 +59,7 @@ class Context:
     types: dict[str, TypeInfo] = field(default_factory=lambda: _load_types()[0])
     containers: dict[str, tuple[str, ...]] = field(default_factory=lambda: _load_types()[1])
 
-    catalogue: Any = None  # kg.refs.tools.Catalogue
+    catalogue: Catalogue | None = None
     topic_overrides: dict[str, list[str]] = field(default_factory=dict)
     topic_source: str | None = None  # the --topics file, named in the evidence of its assignments
     topic_lines: dict[str, str] = field(default_factory=dict)  # DOI -> where the --topics file names it
@@ -69,7 +68,6 @@ class Context:
     def create(cls, base: str = DEFAULT_BASE, tools: list[Path] | None = None,
                topics: Path | None = None) -> "Context":
         """A context with the built-in type table and tool catalogue, plus user catalogues and topic overrides."""
-        from ..refs.tools import Catalogue
         from ..refs.topics import load_overrides, override_lines
 
         types, containers = _load_types()
@@ -84,13 +82,14 @@ class Context:
 
 
 @dataclass(frozen=True)
-class Knowledge:
-    """What cross-record stages inferred about one work: per reference index its resolution
-    (kg.refs.resolve.Resolution), tools (kg.refs.tools.ToolMatch), tool candidate (kg.refs.tools.Candidate)
-    and named artifact (kg.refs.tools.ArtifactMatch); the work's topics (kg.refs.topics.Assignment)."""
+class ContextSpec:
+    """What makes a ``Context``, small enough to send to worker processes: the base IRI, the user tool
+    catalogues and the --topics file."""
 
-    resolutions: dict[int, Any] = field(default_factory=dict)
-    tools: dict[int, list[Any]] = field(default_factory=dict)
-    candidates: dict[int, Any] = field(default_factory=dict)
-    topics: list[Any] = field(default_factory=list)
-    artifacts: dict[int, Any] = field(default_factory=dict)
+    base: str = DEFAULT_BASE
+    tools: tuple[Path, ...] | None = None
+    topics: Path | None = None
+
+    def create(self) -> Context:
+        return Context.create(self.base, tools=list(self.tools) if self.tools is not None else None,
+                              topics=self.topics)

@@ -14,7 +14,8 @@ from ..model import Reference, Work
 from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..rdf.vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str, url_obj
-from .context import Context, Knowledge
+from ..refs.enrich import Knowledge
+from .context import Context
 from .knowledge import tool_node
 
 FIELD_PROPERTIES: dict[str, str] = {

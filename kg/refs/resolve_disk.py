@@ -24,6 +24,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from ..infra import faults
 from ..infra.workers import quiet_worker
 from ..rdf.ids import Minter
 from .named import Mention, Named, decide_one
@@ -73,6 +74,8 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     else:
         db = sqlite3.connect(str(path))
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=FILE;")
+        if faults.fills("resolve"):  # (KG_FAULT=resolve:FULL, for the tests of a full disk)
+            db.execute("PRAGMA max_page_count = 2")
     db.execute("PRAGMA cache_size=-32768")  # 32 MiB page cache: memory stays bounded
     return db
 
@@ -145,10 +148,12 @@ class DiskResolver:
 
     # ------------------------------------------------------------------ resolution
 
-    def resolve(self, on_info: Callable[[CitedInfo], None], jobs: int = 1) -> None:
+    def resolve(self, on_info: Callable[[CitedInfo], None], jobs: int = 1, parallel_above: int = PARALLEL_ABOVE,
+                ) -> int:
         """Resolve every reference; ``jobs`` > 1 runs steps 2, 3 and 5 in that many worker processes, each on
-        the title keys (or groups) of one hash partition, when there are at least PARALLEL_ABOVE references.
-        The results do not depend on ``jobs`` (each step is a function of one title key or group)."""
+        the title keys (or groups) of one hash partition, when there are at least ``parallel_above`` references.
+        The results do not depend on ``jobs`` (each step is a function of one title key or group). Returns the
+        number of partitions the steps ran in (1: in this process)."""
         self.flush()
         db, minter = self.db, self.minter
         db.execute("CREATE INDEX rec_seq ON rec(seq)")
@@ -168,8 +173,9 @@ class DiskResolver:
                    "WHERE id_node IS NOT NULL")
         db.execute("CREATE INDEX known_t ON known(tkey)")
         db.execute("CREATE INDEX known_b ON known(fw, year)")
-        many = jobs > 1 and db.execute("SELECT count(*) FROM ref").fetchone()[0] >= PARALLEL_ABOVE
-        with _Steps(self, jobs if many else 1) as run:
+        many = jobs > 1 and db.execute("SELECT count(*) FROM ref").fetchone()[0] >= parallel_above
+        parts = jobs if many else 1
+        with _Steps(self, parts) as run:
             # 2. titles of works known by identifier
             run(_titles_step, "ref.tkey")
             db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
@@ -208,6 +214,7 @@ class DiskResolver:
         for table in ("known", "um", "grp", "ut", "tp", "fb"):
             db.execute(f"DROP TABLE {table}")
         db.commit()
+        return parts
 
     def close(self) -> None:
         self.db.close()

@@ -20,7 +20,7 @@ import orjson
 
 from ..errors import InputError
 from ..resources import data_file
-from .named import name_key, repository_of
+from .named import Named, name_key, repository_of
 from .parse import ParsedRef, fold, title_key
 from .resolve import normalize_url
 
@@ -87,9 +87,10 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class ArtifactMatch:
-    """A named model, dataset, benchmark suite or algorithm a reference cites (kg.refs.named.Named)."""
+    """A named model, dataset, benchmark suite or algorithm a reference cites: the corpus's ``Named``, or a
+    catalogue ``Tool`` of that kind."""
 
-    artifact: Any
+    artifact: Tool | Named
     method: str
     score: float
     matched: str

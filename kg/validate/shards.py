@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rdflib import Graph, URIRef
 
+from ..build.tuning import Tuning
 from ..export import split_quad
 from ..infra.workers import quiet_worker, run_shards
 from ..rdf.ids import SHARED_GRAPHS
@@ -25,8 +26,6 @@ from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Report, Result, ordered
 from .shapes import load_shapes, shapes_of
 
-SHARD_ABOVE = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
-SHARD_RECORDS = 100  # records per validation shard: a shard costs its shared lines once; 100 keeps workers small
 
 Shard = tuple[list[str], "list[str] | None"]  # (lines, focus nodes whose results count, or None for all)
 
@@ -182,23 +181,25 @@ def _check_shard(folder: Path | None, shapes: Graph | None, shard: Shard) -> tup
     return focus, validate(None, shapes if shapes is not None else shapes_of(folder), lines, only=only).results
 
 
-def in_shards(n_lines: int) -> bool:
+def in_shards(n_lines: int, tuning: Tuning = Tuning()) -> bool:
     """Whether ``validate_collected`` validates that many lines in shards."""
-    return n_lines > SHARD_ABOVE
+    return n_lines > tuning.shard_above
 
 
-def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
+def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int,
+                       tuning: Tuning = Tuning()) -> Report:
     """Validate whole when small, else record by record in shards (the same report, less memory)."""
-    if not in_shards(len(lines)):
+    if not in_shards(len(lines), tuning):
         return validate_lines(lines, shapes)
     load_shapes(shapes)
-    return validate_sharded(lines, shapes, shared_graphs, shard_size=SHARD_RECORDS, jobs=jobs)
+    return validate_sharded(lines, shapes, shared_graphs, shard_size=tuning.shard_records, jobs=jobs)
 
 
-def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int) -> Report:
+def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int,
+                  tuning: Tuning = Tuning()) -> Report:
     """``validate_collected`` of the lines of a file."""
     with open(path, encoding="utf-8", newline="\n") as fh:
-        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs)
+        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, tuning)
 
 
 def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
@@ -214,5 +215,5 @@ def validate_graphs(lines: list[str], shapes: Path | None = None, jobs: int = 1,
     if jobs > 1:
         load_shapes(shapes)  # fail early and clearly on bad shapes
         shared = shared_graphs_of({_graph_of(line) for line in lines})
-        return validate_sharded(lines, shapes, shared, shard_size=SHARD_RECORDS, jobs=jobs)
+        return validate_sharded(lines, shapes, shared, shard_size=Tuning.shard_records, jobs=jobs)
     return validate_lines(lines, shapes, engine, prefixes)

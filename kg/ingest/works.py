@@ -1,0 +1,35 @@
+"""Records to works: the one loop that sorts out what cannot be read or normalised, for every reader of inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from ..errors import InputError
+from ..model import Source, Work
+from .normalize import normalize
+from .read import Ignored
+
+K = TypeVar("K")
+Item = tuple[Source, Any] | InputError | Ignored  # what ``read.iter_records`` gives (LazyLine aside)
+
+
+def each_work(items: Iterable[tuple[K, Item]], problem: Callable[[str, str], None],
+              ) -> Iterator[tuple[K, Work, list[str], Any]]:
+    """(key, work, warnings, raw record) of every record of ``items`` (``(key, item)`` pairs) that normalises;
+    ``problem("note", line)`` for a file that holds no JSON, ``problem("error", line)`` for a record or file
+    skipped, in input order."""
+    for key, item in items:
+        if isinstance(item, Ignored):
+            problem("note", str(item))
+            continue
+        if isinstance(item, InputError):
+            problem("error", str(item))
+            continue
+        source, raw = item
+        try:
+            work, warnings = normalize(raw, source)
+        except InputError as e:
+            problem("error", str(e))
+            continue
+        yield key, work, warnings, raw

@@ -1,0 +1,90 @@
+"""What cross-record stages learn about one work before it is mapped: per reference the tool, tool candidate
+or named artifact it cites, and the work's topics (the catalogue, the corpus's names and the --topics file)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..model import Work
+from .named import Named, mention_of, reference_text
+from .resolve import Resolution
+from .tools import ArtifactMatch, Candidate, Catalogue, Tool, ToolMatch
+from .topics import Assignment, classify, override
+
+Shared = dict[tuple[str, str], "Tool | Named"]  # (kind, key) -> what a work cites in the shared tools graph
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What cross-record stages inferred about one work: per reference index its resolution, tools, tool
+    candidate and named artifact; the work's topics."""
+
+    resolutions: dict[int, Resolution] = field(default_factory=dict)
+    tools: dict[int, list[ToolMatch]] = field(default_factory=dict)
+    candidates: dict[int, Candidate] = field(default_factory=dict)
+    topics: list[Assignment] = field(default_factory=list)
+    artifacts: dict[int, ArtifactMatch] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Enriched:
+    """One work's knowledge, and the shared things it cites by (kind, key): a catalogue or named ``Tool``
+    under ("tool", source + " " + id), a tool candidate's or named artifact's ``Named`` under its kind."""
+
+    knowledge: Knowledge
+    shared: Shared
+
+
+def named_tool(n: Named) -> Tool:
+    """A tool the catalogue does not know, as the references that cite it name it."""
+    return Tool(id=n.key, name=n.name, category=n.category, source="references", score=n.score, works=n.works)
+
+
+def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[str]], topic_source: str | None,
+           resolutions: dict[int, Resolution],
+           cited_record: Callable[[str], tuple[str | None, str | None] | None],
+           named_of: Callable[[str], Named | None]) -> Enriched:
+    """Recognise what the work's references cite (catalogue tools, tools named by the references, tool
+    candidates, models, datasets, benchmark suites, algorithms) and the work's topics (``overrides``, the
+    --topics file ``topic_source`` names, wins over classification)."""
+    tools: dict[int, list[ToolMatch]] = {}
+    candidates: dict[int, Candidate] = {}
+    artifacts: dict[int, ArtifactMatch] = {}
+    categories: Counter[str] = Counter()
+    used: Shared = {}
+    for ref in work.references:
+        res = resolutions.get(ref.index)
+        if res is None or catalogue is None:
+            continue
+        text = reference_text(ref)
+        cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
+        matches = catalogue.recognise(res.parsed, cited_doi, text)
+        if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
+            matches = catalogue.recognise_record(rec[0], rec[1])
+        if not matches and (m := mention_of(res.parsed, text, catalogue)) is not None \
+                and (n := named_of(m.key)) is not None:
+            if n.status == "tool":
+                matches = [ToolMatch(named_tool(n), m.method, n.score, m.matched)]
+            elif n.status == "candidate":
+                candidates[ref.index] = Candidate(n.key, n.name, n.score, m.matched, m.method)
+                used[("candidate", n.key)] = n
+            else:
+                artifacts[ref.index] = ArtifactMatch(n, m.method, n.score, m.matched)
+                used[(n.kind, n.key)] = n
+        if matches:
+            for match in matches:
+                used[("tool", match.tool.source + " " + match.tool.id)] = match.tool
+                categories[match.tool.category] += 1
+            software = [m for m in matches if m.tool.kind == "tool"]
+            if software:
+                tools[ref.index] = software
+            elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
+                m = matches[0]
+                artifacts[ref.index] = ArtifactMatch(m.tool, m.method, m.score, m.matched)
+    if work.doi in overrides:
+        topics = override(overrides[work.doi], topic_source)
+    else:
+        topics = classify(work, categories)
+    return Enriched(Knowledge(resolutions, tools, candidates, topics, artifacts), used)
