@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..map import map_work
 from ..map.context import Context, Knowledge
 from ..model import Work
+from ..rdf.nquads import quad, quads, triple_key
 from ..ingest.normalize import normalize
 from ..ingest.read import Ignored, iter_records
 from collections import Counter
@@ -71,7 +72,7 @@ class BuildResult:
 
     @property
     def triples(self) -> int:
-        return len({line.rsplit(" ", 2)[0] for line in self.lines})
+        return len({triple_key(line) for line in self.lines})
 
 
 def _rank(work: Work, raw: dict[str, Any]) -> tuple[str, str, str, str, str]:
@@ -153,10 +154,10 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
         triples, shared = map_with_knowledge(work, ctx, per_work.get(doi, {}), cited_record, named.get)
         merge_shared(used, shared)
         graph = ctx.minter.graph(doi)
-        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
+        lines.update(quads(triples, graph))
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs = {ctx.minter.doi(d) for d in works}
-    lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, inputs))
+    lines.update(quads(cited_triples(cited, inputs), kgraph))
     lines.update(shared_lines(ctx, used, bool(works)))
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)
@@ -179,12 +180,12 @@ def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool)
             triples = candidate_triples(ctx.minter, thing)
         else:
             triples = artifact_triples(ctx.minter, thing)
-        yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in triples)
+        yield from quads(triples, tgraph)
     for node, counted in sorted(names.items()):  # the spelling most records use (ties: code-point order)
-        yield f"{node} {SKOS.prefLabel} {lit(min(counted)[1])} {kgraph} .\n"
+        yield quad(node, SKOS.prefLabel, lit(min(counted)[1]), kgraph)
     if any_work:
         sgraph = ctx.minter.node("graph", "topics")
-        yield from (f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
+        yield from quads(scheme_triples(), sgraph)
 
 
 def record_title_year(work: Work) -> tuple[str | None, str | None]:

@@ -25,7 +25,7 @@ from .memory import Report, _rank, cited_triples, map_with_knowledge, merge_shar
 from ..refs.named import work_mentions
 from ..refs.topics import unused_overrides
 from ..errors import InputError
-from ..export import split_quad
+from ..rdf.nquads import quads, split_quad
 from ..infra import faults
 from ..infra.outputs import alive
 from ..infra.workers import quiet_worker
@@ -155,7 +155,7 @@ def _map(task: tuple[int, list[tuple[int, Any, Any]]]) -> tuple[Path, int, dict[
         merge_shared(used, shared)
         graph = _CTX.minter.graph(work.doi)
         start = len(lines)
-        lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in triples)
+        lines.extend(quads(triples, graph))
         if graph in _SAMPLE:
             sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
@@ -314,8 +314,7 @@ def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Pa
     knowledge = Sorter(scratch, "knowledge")
     kgraph = ctx.minter.node("graph", "knowledge")
     inputs_iris = {ctx.minter.doi(d) for d in best}
-    resolver.resolve(lambda info: knowledge.extend(
-        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], inputs_iris)), jobs)
+    resolver.resolve(lambda info: knowledge.extend(quads(cited_triples([info], inputs_iris), kgraph)), jobs)
     resolver.close()
     t = report.timed("resolve", t)
     if on_progress:

@@ -24,7 +24,8 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
 from ..errors import InputError
-from ..export import split_quad
+from ..rdf.convert import rdflib_triples
+from ..rdf.nquads import graph_of, split_quad, triple_key, triples_text
 from ..infra.workers import quiet_worker
 if TYPE_CHECKING:
     from .core import Hit
@@ -104,7 +105,7 @@ def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Grap
     g = Graph()
     for prefix, ns in sorted((prefixes or {}).items()):
         g.bind(prefix, ns, override=True)
-    g.parse(data="".join(line.rsplit(" ", 2)[0] + " .\n" for line in lines), format="nt")
+    g.parse(data=triples_text(lines), format="nt")
     return g
 
 
@@ -305,7 +306,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
         # no inference, so nothing is added: no need for pySHACL's copy of the data
         conforms, report = _pyshacl_run(data, native.rest, inplace=True)
         results = _collect(report, shapes)
-    triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [], native.known)
+    triples = iter(data) if data is not None else rdflib_triples(lines or [], native.known)
     hits = native.run(native.data(triples, data, prefixes), only)
     results.extend(_core_result(core, shapes, hit) for hit in validate_core.flatten(hits))
     conforms = conforms and not hits
@@ -426,7 +427,7 @@ def shapes_conform_to_shacl_shacl(shapes: Graph) -> tuple[bool, str]:
 # ---------------------------------------------------------------- rendering
 
 def short(iri: str | None) -> str:
-    from ..export import Prefixer
+    from ..rdf.vocab import Prefixer
     if iri is None:
         return ""
     return Prefixer().curie(iri) or iri
@@ -500,10 +501,6 @@ def render_turtle(report: Report) -> str:
 
 
 # ---------------------------------------------------------------- sharded validation
-
-def _graph_of(line: str) -> str:
-    return line.rstrip("\n")[:-2].rsplit(" ", 1)[1]
-
 
 def _validate_lines(args: tuple[list[str], Graph | None, list[str] | None]) -> list[Result]:
     lines, shapes, focus = args
@@ -697,7 +694,7 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
     """
     by_graph: dict[str, list[str]] = defaultdict(list)
     for line in lines:
-        by_graph[_graph_of(line)].append(line)
+        by_graph[graph_of(line)].append(line)
     shared = [line for g in sorted(shared_graphs) for line in by_graph.pop(g, [])]
     shared_by_subject: dict[str, list[str]] = defaultdict(list)
     for line in shared:
@@ -716,7 +713,7 @@ def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: 
         ls = ls + [x for iri in sorted(iris) for x in shared_by_subject.get(iri, ())]
         kept: dict[str, str] = {}
         for line in sorted(ls):  # the first line of each triple; the kept lines stay in sorted order
-            kept.setdefault(line[:line.rindex(" <", 0, len(line) - 3)], line)
+            kept.setdefault(triple_key(line), line)
         return list(kept.values())
 
     graphs = sorted(by_graph)
@@ -828,7 +825,7 @@ def violating_records(report: Report, lines: Iterable[str] | None, base: str) ->
         tokens = {"<" + f + ">" for f in focus}
         for line in lines:
             if line.split(" ", 1)[0] in tokens:
-                g = line.rstrip("\n").rsplit(" ", 2)[-2]
+                g = graph_of(line)
                 if g.startswith(prefix) and g not in shared:
                     dois.add(unquote(g[len(prefix):-1]))
     for f in focus:
