@@ -266,12 +266,11 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
             raise no_triples(src)
         lines.update(got)
     if jobs > 1:
-        from .rdf.ids import DEFAULT_BASE, Minter
+        from .rdf.ids import Minter
         from .validate.engine import load_shapes, validate_sharded
         load_shapes(shapes)  # fail early and clearly on bad shapes
-        base = Minter(DEFAULT_BASE)
-        shared = {base.node("graph", n) for n in ("knowledge", "tools", "topics")}
-        return validate_sharded(sorted(lines), shapes, shared, shard_size=SHARD_RECORDS, jobs=jobs)
+        return validate_sharded(sorted(lines), shapes, Minter(DEFAULT_BASE).shared_graphs(), shard_size=SHARD_RECORDS,
+                                jobs=jobs)
     return validate_lines(sorted(lines), shapes, engine, prefixes)
 
 

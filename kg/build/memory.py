@@ -155,7 +155,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
         merge_shared(used, shared)
         graph = ctx.minter.graph(doi)
         lines.update(quads(triples, graph))
-    kgraph = ctx.minter.node("graph", "knowledge")
+    kgraph = ctx.minter.shared_graph("knowledge")
     inputs = {ctx.minter.doi(d) for d in works}
     lines.update(quads(cited_triples(cited, inputs), kgraph))
     lines.update(shared_lines(ctx, used, bool(works)))
@@ -166,8 +166,8 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
 def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool) -> Iterator[str]:
     """The tools graph (the tools, tool candidates and named artifacts the references cite) and the topic
     scheme. ``used`` maps (kind, key) to the catalogue ``Tool`` or the corpus's ``Named``."""
-    tgraph = ctx.minter.node("graph", "tools")
-    kgraph = ctx.minter.node("graph", "knowledge")
+    tgraph = ctx.minter.shared_graph("tools")
+    kgraph = ctx.minter.shared_graph("knowledge")
     names: dict[str, list[tuple[int, str]]] = {}
     for (kind, key), thing in sorted(used.items()):
         if kind == "org-name":
@@ -184,7 +184,7 @@ def shared_lines(ctx: Context, used: dict[tuple[str, str], Any], any_work: bool)
     for node, counted in sorted(names.items()):  # the spelling most records use (ties: code-point order)
         yield quad(node, SKOS.prefLabel, lit(min(counted)[1]), kgraph)
     if any_work:
-        sgraph = ctx.minter.node("graph", "topics")
+        sgraph = ctx.minter.shared_graph("topics")
         yield from quads(scheme_triples(), sgraph)
 
 
@@ -211,7 +211,7 @@ def map_with_knowledge(work: Work, ctx: Context, res_by_index: dict[int, Resolut
         if res is None or catalogue is None:
             continue
         text = reference_text(ref)
-        cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
+        cited_doi = ctx.minter.doi_of(res.cited)
         matches = catalogue.recognise(res.parsed, cited_doi, text)
         if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
             matches = catalogue.recognise_record(rec[0], rec[1])

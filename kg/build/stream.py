@@ -42,7 +42,6 @@ RUN_GROWTH = 4  # pass 2 puts up to RUN_GROWTH * CHUNK records in a run, so that
 SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
 GROUP = 64  # with workers, GROUP sorted runs of pass 2 are merged into one by a worker when there are many
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
-SHARED = ("knowledge", "tools", "topics")
 
 
 @dataclass
@@ -303,7 +302,7 @@ def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Pa
     t = report.timed("read", t)
     runs: list[Path] = []
     result = StreamResult(report, runs, scratch, works=len(best),
-                          shared_graphs={ctx.minter.node("graph", g) for g in SHARED})
+                          shared_graphs=ctx.minter.shared_graphs())
     if not best:
         resolver.close()
         return result
@@ -312,7 +311,7 @@ def build_stream(inputs: list[Input], ctx_args: tuple[str, list[Path] | None, Pa
     del dropped
     # resolution, and what references tell about cited works
     knowledge = Sorter(scratch, "knowledge")
-    kgraph = ctx.minter.node("graph", "knowledge")
+    kgraph = ctx.minter.shared_graph("knowledge")
     inputs_iris = {ctx.minter.doi(d) for d in best}
     resolver.resolve(lambda info: knowledge.extend(quads(cited_triples([info], inputs_iris), kgraph)), jobs)
     resolver.close()

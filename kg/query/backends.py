@@ -19,12 +19,14 @@ from .. import __version__
 from ..infra import net
 from ..errors import InputError, QueryError, UsageError
 from ..rdf.nquads import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines, triples_from_quads
+from ..rdf import vocab
+from ..rdf.terms import token_value
 from .stored import Cell, Results
 
 if TYPE_CHECKING:
     from rdflib import Dataset
 
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+XSD_STRING = token_value(vocab.XSD_STRING)
 RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 

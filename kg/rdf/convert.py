@@ -14,9 +14,10 @@ import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 
 from .nquads import split_quad
-from .terms import XSD, literal_parts
+from .terms import literal_parts, token_value
+from .vocab import XSD_STRING
 
-_XSD_STRING = XSD + "string"
+_XSD_STRING = token_value(XSD_STRING)
 
 
 def ox_term(term: object) -> ox.NamedNode | ox.Literal | ox.BlankNode:

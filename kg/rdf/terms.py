@@ -13,17 +13,17 @@ from urllib.parse import quote
 
 import pyoxigraph
 
-XSD = "http://www.w3.org/2001/XMLSchema#"
-XSD_STRING = f"<{XSD}string>"
-XSD_INTEGER = f"<{XSD}integer>"
-XSD_BOOLEAN = f"<{XSD}boolean>"
-XSD_DATE = f"<{XSD}date>"
-XSD_GYEARMONTH = f"<{XSD}gYearMonth>"
-XSD_GYEAR = f"<{XSD}gYear>"
-XSD_DATETIME = f"<{XSD}dateTime>"
-XSD_ANYURI = f"<{XSD}anyURI>"
-XSD_LANGUAGE = f"<{XSD}language>"
-XSD_DECIMAL = f"<{XSD}decimal>"
+from .vocab import XSD, XSD_STRING
+
+XSD_INTEGER = XSD.integer
+XSD_BOOLEAN = XSD.boolean
+XSD_DATE = XSD.date
+XSD_GYEARMONTH = XSD.gYearMonth
+XSD_GYEAR = XSD.gYear
+XSD_DATETIME = XSD.dateTime
+XSD_ANYURI = XSD.anyURI
+XSD_LANGUAGE = XSD.language
+XSD_DECIMAL = XSD.decimal
 
 _ESC = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"})
 _NEEDS_ESC = re.compile(r'[\\"\n\r]').search  # most values need no escape: translate() only those that do

@@ -49,6 +49,21 @@ class ClosedNamespace:
         return [v[1:-1] for v in self._terms.values()]
 
 
+class OpenNamespace:
+    """A namespace of identifiers minted elsewhere (ROR, ORCID, Wikidata, our topics): ``ns[local]`` gives the
+    IRI token of any local name. Example: ``ROR["03yrm5c26"]`` -> ``<https://ror.org/03yrm5c26>``."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def __getitem__(self, local: str) -> str:
+        return "<" + self.base + local + ">"
+
+    def local(self, iri: str) -> str:
+        """The local name of an IRI of this namespace (``https://ror.org/x`` -> ``x``)."""
+        return iri[len(self.base):]
+
+
 RDF = ClosedNamespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "type")
 RDFS = ClosedNamespace("http://www.w3.org/2000/01/rdf-schema#", "label comment")
 OWL = ClosedNamespace("http://www.w3.org/2002/07/owl#", "sameAs")
@@ -158,11 +173,21 @@ KG = ClosedNamespace(
     """,
 )
 
+XSD = ClosedNamespace(
+    "http://www.w3.org/2001/XMLSchema#",
+    "string integer boolean date gYearMonth gYear dateTime anyURI language decimal double",
+)
+XSD_STRING = XSD.string  # a plain literal's datatype (``lit`` writes none)
+ROR = OpenNamespace("https://ror.org/")
+ORCID = OpenNamespace("https://orcid.org/")
+WIKIDATA = OpenNamespace("http://www.wikidata.org/entity/")
+TOPIC = OpenNamespace("https://w3id.org/crossref-kg/topic/")
+
 PREFIXES: dict[str, str] = {
     "rdf": RDF.base,
     "rdfs": RDFS.base,
     "owl": OWL.base,
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "xsd": XSD.base,
     "schema": SDO.base,
     "fabio": FABIO.base,
     "prism": PRISM.base,

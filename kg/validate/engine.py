@@ -817,10 +817,13 @@ def violating_records(report: Report, lines: Iterable[str] | None, base: str) ->
     node that is a work (``https://doi.org/{doi}``)."""
     from urllib.parse import unquote
 
+    from ..rdf.ids import Minter
+    from ..rdf.terms import iri
+
     focus = {r.focus for r in report.results if r.severity == "Violation"}
     dois: set[str] = set()
     prefix = "<" + base + "graph/"
-    shared = {prefix + n + ">" for n in ("knowledge", "tools", "topics")}
+    shared = Minter(base).shared_graphs()
     if lines is not None:
         tokens = {"<" + f + ">" for f in focus}
         for line in lines:
@@ -829,8 +832,8 @@ def violating_records(report: Report, lines: Iterable[str] | None, base: str) ->
                 if g.startswith(prefix) and g not in shared:
                     dois.add(unquote(g[len(prefix):-1]))
     for f in focus:
-        if f.startswith("https://doi.org/"):
-            dois.add(unquote(f[len("https://doi.org/"):]))
+        if (doi := Minter.doi_of(iri(f))) is not None:
+            dois.add(unquote(doi))
     return sorted(dois)
 
 
