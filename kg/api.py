@@ -11,7 +11,6 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import orjson
-import pyoxigraph
 
 from . import export
 from . import fetch as fetching
@@ -28,7 +27,8 @@ from .validate import Report, in_shards, validate_collected, validate_file
 from .ingest.read import display_path, spool
 from .build.stream import build_stream, scratch_dir
 from .build.tuning import Tuning
-from .query.backends import build_disk_store, load_store, open_disk_store, open_graph, query_endpoint, query_oxigraph, query_rdflib, rdf_format
+from .query.backends import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib
+from .rdf.nquads import canonical_lines, count_triples, is_canonical, read_graph_lines
 
 # what the CLI shows and offers, named here so that it needs kg.api alone: the export formats, the results
 # renderer and the width it fits, the stored queries, the default inputs and the default API URL of kg fetch
@@ -213,11 +213,8 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
                     lines = block.split(b"\n")
                     lines.pop()  # (empty: the block ends with a line break)
                     built.quads += len(lines)
-                    for line in lines:
-                        triple = line.rpartition(b" <")[0]  # (the graph IRI is the last token)
-                        if triple != last_triple:
-                            built.triples += 1
-                            last_triple = triple
+                    n, last_triple = count_triples(lines, last_triple)
+                    built.triples += n
                     if whole:
                         every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
             faults.reached("graph")
@@ -245,7 +242,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         assert graph_tmp is not None
         if plan.output is not None and out_fmt:
             with plan.writing(plan.output) as fh:
-                export.WRITERS[out_fmt](export.canonical_lines(graph_tmp), fh)
+                export.WRITERS[out_fmt](canonical_lines(graph_tmp), fh)
             faults.reached("export")
             t = result.report.timed("export", t)
         if plan.store is not None and plan.store_building is not None:
@@ -284,65 +281,16 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
     return validation.validate_graphs(sorted(lines), shapes, jobs, engine, prefixes)
 
 
-def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:
-    """Canonical sorted N-Quads lines of a graph file (any RDF format; relative IRIs against the file's URI);
-    the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins)."""
-    from .query.backends import base_iri
-    default = "<urn:x-crossref-kg:default>"
-    lines = set()
-    try:
-        fmt = rdf_format(path)
-        with open_graph(path) as fh:
-            parser = pyoxigraph.parse(fh, format=fmt, base_iri=base_iri(path))
-            for q in parser:
-                g = default if isinstance(q.graph_name, pyoxigraph.DefaultGraph) else str(q.graph_name)
-                lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
-            if prefixes is not None:
-                for prefix, ns in (parser.prefixes or {}).items():
-                    prefixes.setdefault(prefix, ns)
-    except FileNotFoundError:
-        raise InputError(str(path), "does not exist", "check the path") from None
-    except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
-        if rdf_format(path) != pyoxigraph.RdfFormat.JSON_LD:
-            read = None
-        else:
-            with open_graph(path) as fh:
-                read = export.read_jsonld_lines(fh.read(), default)
-        if read is None:
-            raise InputError(str(path), "holds a value too large for the RDF parser",
-                             "convert it to N-Quads or Turtle with another tool and read that") from None
-        return read
-    except (SyntaxError, ValueError, OSError, EOFError) as e:
-        first = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise InputError(str(path), f"is not a readable RDF graph ({first})", "check the file and its format") from None
-    return sorted(lines)
-
-
 def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
     """Convert a graph file (default: the workspace graph) to another format, canonically."""
     src = graph or workspace_graph()
     if not src.exists():
         raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
-    if src.suffix == ".nq" and _canonical(src):
+    if src.suffix == ".nq" and is_canonical(src):
         export.write_file(src, export.resolve_format(fmt, output), output)  # streamed: any size
         return
     lines = read_graph_lines(src)
     export.write(lines, export.resolve_format(fmt, output), output)
-
-
-def _canonical(path: Path) -> bool:
-    """Whether an N-Quads file is in crossref-kg's canonical form (as ``kg build`` writes it): sorted,
-    unique lines of IRIs and literals, every statement in a named graph."""
-    last = ""
-    try:
-        with open(path, encoding="utf-8", newline="\n") as fh:
-            for line in fh:
-                if line <= last or not line.startswith("<") or not line.endswith("> .\n") or "_:" in line:
-                    return False
-                last = line
-    except (OSError, UnicodeDecodeError):
-        return False
-    return bool(last)
 
 
 def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,

@@ -21,21 +21,18 @@ import orjson
 from .infra import outputs
 from .errors import UsageError
 from .resources import data_file
-from .rdf.vocab import PREFIXES
+from .rdf.nquads import canonical_lines, split_quad, split_triple, triples_from_quads
+from .rdf.terms import literal_parts
+from .rdf.vocab import RDF, Prefixer
 
-RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
-XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+RDF_TYPE = RDF.type
 FORMATS = {
     "turtle": ".ttl", "json-ld": ".jsonld", "nt": ".nt", "nquads": ".nq", "trig": ".trig", "xml": ".rdf",
 }
 ALIASES = {"ttl": "turtle", "jsonld": "json-ld", "ntriples": "nt", "n-triples": "nt", "nq": "nquads",
            "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "owl": "xml", "json": "json-ld"}
 QUAD_FORMATS = ("nquads", "trig")
-_PN_LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-_PN_LOCAL_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")  # fullmatch(iri, start)
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.]*$")
-_UNESC = re.compile(r'\\(["\\nrtbf]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})')
-_UNESC_MAP = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
 
 
 def resolve_format(fmt: str | None, output: str | None) -> str:
@@ -56,100 +53,7 @@ def resolve_format(fmt: str | None, output: str | None) -> str:
     return "turtle"
 
 
-# ---------------------------------------------------------------- tokens
-
-
-def split_quad(line: str) -> tuple[str, str, str, str]:
-    """``s p o g .`` -> its four tokens (the graph name is an IRI and holds no space)."""
-    spo, g = line.rstrip("\n")[:-2].rsplit(" ", 1)
-    s, p, o = spo.split(" ", 2)
-    return s, p, o, g
-
-
-def split_triple(line: str) -> tuple[str, str, str]:
-    """``s p o .`` -> its three tokens."""
-    s, p, o = line.rstrip("\n")[:-2].split(" ", 2)
-    return s, p, o
-
-
-def literal_parts(token: str) -> tuple[str, str | None, str | None]:
-    """A literal token -> (lexical value, datatype IRI or None, language or None)."""
-    end = token.rfind('"')
-    lexical = _UNESC.sub(_unescape, token[1:end])
-    tail = token[end + 1:]
-    if tail.startswith("^^"):
-        return lexical, tail[3:-1], None
-    if tail.startswith("@"):
-        return lexical, None, tail[1:]
-    return lexical, None, None
-
-
-def _unescape(m: re.Match[str]) -> str:
-    c = m.group(1)
-    if c in _UNESC_MAP:
-        return _UNESC_MAP[c]
-    return chr(int(c[1:], 16))
-
-
-class _Memo(dict[str, str]):
-    """A bounded memo whose hits are a plain dict lookup (emptied when it reaches 65,536 entries)."""
-
-    def __init__(self, compute: Callable[[str], str]) -> None:
-        super().__init__()
-        self.compute = compute
-
-    def __missing__(self, key: str) -> str:
-        if len(self) >= 1 << 16:
-            self.clear()
-        value = self[key] = self.compute(key)
-        return value
-
-
-class Prefixer:
-    """Compacts IRIs with the project's prefixes (longest namespace first)."""
-
-    def __init__(self, prefixes: dict[str, str] = PREFIXES) -> None:
-        self.prefixes = dict(sorted(prefixes.items()))
-        if any(not ns.endswith(("/", "#")) for ns in prefixes.values()):
-            raise ValueError("every namespace must end with '/' or '#'")
-        self._by_ns = {ns: prefix for prefix, ns in self.prefixes.items()}
-        self._terms = _Memo(self._turtle_term)  # token -> Turtle term: predicates and datatypes repeat endlessly
-        self.turtle_term: Callable[[str], str] = self._terms.__getitem__
-
-    def curie(self, iri: str) -> str | None:
-        # A local name never holds '/' or '#' and every namespace ends with one of them, so the only
-        # namespace that can compact an IRI is the IRI up to its last '/' or '#': one dict lookup.
-        cut = max(iri.rfind("/"), iri.rfind("#")) + 1
-        prefix = self._by_ns.get(iri[:cut]) if cut else None
-        if prefix is not None and _PN_LOCAL_AT.fullmatch(iri, cut):
-            return f"{prefix}:{iri[cut:]}"
-        return None
-
-    def _turtle_term(self, token: str) -> str:
-        if token.startswith("<"):
-            c = self.curie(token[1:-1])
-            return c if c else token
-        if token.endswith(">") and "^^<" in token:
-            head, dt = token.rsplit("^^", 1)
-            c = self.curie(dt[1:-1])
-            return f"{head}^^{c}" if c else token
-        return token
-
-
 # ---------------------------------------------------------------- writers
-
-
-def triples_from_quads(lines: Iterable[str]) -> Iterator[str]:
-    """Sorted, unique ``s p o .`` lines from sorted quad lines (graph names dropped).
-
-    Sorted quads give sorted triples (a triple's tokens are followed by a space in both forms), and the
-    quads of one triple in several graphs are adjacent, so this streams with a one-line memory."""
-    last = None
-    for line in lines:
-        t = line[:line.rindex(" <", 0, len(line) - 3)] + " .\n"
-        if t != last:
-            yield t
-            last = t
 
 
 def write_nquads(lines: Iterable[str], fh: IO[str]) -> None:
@@ -369,14 +273,6 @@ WRITERS: dict[str, Callable[[Iterable[str], IO[str]], None]] = {
 }
 
 
-def check_writable(path: str | Path) -> None:
-    """Fail early (before any work is written) when ``path`` cannot become a file."""
-    outputs.probe(outputs.target(str(path)))
-
-
-atomic_writer = outputs.atomic_writer  # (its home is kg.infra.outputs: symlinks written through, .gz compressed)
-
-
 def write(lines: Iterable[str], fmt: str, output: str) -> None:
     """Serialize sorted quad lines as ``fmt`` to ``output`` (``-`` = stdout; see ``kg.infra.outputs.target``),
     atomically when it is a file."""
@@ -388,97 +284,3 @@ def write(lines: Iterable[str], fmt: str, output: str) -> None:
 def write_file(graph: Path, fmt: str, output: str) -> None:
     """Serialize a canonical N-Quads file (the workspace graph) as ``fmt``, streaming."""
     write(canonical_lines(graph), fmt, output)
-
-
-def canonical_lines(path: Path) -> Iterator[str]:
-    """The lines of a canonical N-Quads file (as ``kg build`` writes the workspace graph), streamed."""
-    with open(path, encoding="utf-8", newline="\n") as fh:
-        yield from fh
-
-
-# ---------------------------------------------------------------- reading back
-
-
-def _nt_iri(iri: str) -> str:
-    return "<" + iri + ">"
-
-
-def _nt_lit(value: str, datatype: str | None = None, lang: str | None = None) -> str:
-    body = '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
-    if lang:
-        return body + "@" + lang.lower()
-    if datatype and datatype != XSD_NS + "string":
-        return body + "^^<" + datatype + ">"
-    return body
-
-
-def read_jsonld_lines(data: bytes, graph: str | None) -> list[str] | None:
-    """The N-Quads lines (all in ``graph``) of a JSON-LD document of the shape ``write_jsonld`` writes (a
-    context of prefixes, a flat ``@graph`` of node objects, each maybe resetting the context), read without a
-    JSON-LD processor's buffer limit; None when the document is of another shape (a general JSON-LD
-    processor must read it). ``graph`` None gives N-Triples lines."""
-    g = f" {graph} .\n" if graph else " .\n"
-    try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(doc, dict) or set(doc) - {"@context", "@graph"} or not isinstance(doc.get("@graph"), list):
-        return None
-    ctx = doc.get("@context", {})
-    if not isinstance(ctx, dict) or any(not isinstance(v, str) or not v.endswith(("/", "#")) or k.startswith("@")
-                                        for k, v in ctx.items()):
-        return None
-    out: set[str] = set()
-
-    def expand(term: str, prefixes: dict[str, str]) -> str:
-        scheme, colon, rest = term.partition(":")
-        if colon and scheme in prefixes and not rest.startswith("//"):
-            return prefixes[scheme] + rest
-        return term
-
-    def ref(value: str, prefixes: dict[str, str]) -> str | None:
-        if value.startswith("_:"):
-            return value
-        iri = expand(value, prefixes)
-        return _nt_iri(iri) if ":" in iri else None
-
-    def obj(v: object, prefixes: dict[str, str]) -> str | None:
-        if isinstance(v, str):
-            return _nt_lit(v)
-        if not isinstance(v, dict):
-            return None
-        if set(v) == {"@id"} and isinstance(v["@id"], str):
-            return ref(v["@id"], prefixes)
-        if "@value" in v and isinstance(v["@value"], str) and set(v) <= {"@value", "@type", "@language"}:
-            dt = v.get("@type")
-            lang = v.get("@language")
-            if (dt is not None and not isinstance(dt, str)) or (lang is not None and not isinstance(lang, str)):
-                return None
-            return _nt_lit(v["@value"], expand(dt, prefixes) if dt else None, lang)
-        return None
-
-    for node in doc["@graph"]:
-        if not isinstance(node, dict) or not isinstance(node.get("@id"), str):
-            return None
-        if "@context" in node and node["@context"] is not None:
-            return None
-        prefixes = {} if "@context" in node else ctx
-        s = ref(node["@id"], prefixes)
-        if s is None:
-            return None
-        for key, values in node.items():
-            if key in ("@context", "@id"):
-                continue
-            for v in values if isinstance(values, list) else [values]:
-                if key == "@type":
-                    if not isinstance(v, str) or (o := ref(v, prefixes)) is None:
-                        return None
-                    out.add(f"{s} {RDF_TYPE} {o}{g}")
-                    continue
-                if key.startswith("@"):
-                    return None
-                p, o = ref(key, prefixes), obj(v, prefixes)
-                if p is None or o is None or p.startswith("_:"):
-                    return None
-                out.add(f"{s} {p} {o}{g}")
-    return sorted(out)

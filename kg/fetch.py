@@ -33,7 +33,7 @@ import orjson
 from . import __version__
 from .infra import net
 from .errors import InputError, KgError, UsageError
-from .export import atomic_writer
+from .infra.outputs import atomic_writer
 from .ingest.normalize import normalize_doi
 from .ingest.read import display_path, iter_records
 from .ingest.works import each_work

@@ -140,6 +140,7 @@ class Relation:
     ident: str
     id_type: str
     asserted_by: str | None
+    doi: str | None = None  # the normalised DOI of a related identifier of type doi
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,7 @@ class ClinicalTrial:
     number: str
     registry: str | None
     trial_type: str | None
+    registry_doi: str | None = None  # the normalised DOI of the registry, when it is one
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,8 @@ from rdflib import Dataset, Graph
 from rdflib.compare import isomorphic
 
 from kg import export
+from kg.rdf import vocab
+from kg.rdf.nquads import triples_from_quads
 from kg.build.memory import build_graph
 from kg.map.context import Context
 
@@ -30,7 +32,7 @@ OX_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "json-ld": ox.RdfFormat.JSON_LD, "n
 
 def _triples_graph(lines: list[str]) -> Graph:
     g = Graph()
-    g.parse(data="".join(export.triples_from_quads(lines)), format="nt")
+    g.parse(data="".join(triples_from_quads(lines)), format="nt")
     return g
 
 
@@ -77,7 +79,7 @@ def test_round_trip_rdflib_and_oxigraph(corpus: list[str], fmt: str) -> None:
     assert isomorphic(got, expected), f"{fmt}: rdflib reads back a different graph"
     quads = list(ox.parse(text.encode("utf-8"), format=OX_FORMATS[fmt]))
     ox_triples = {f"{q.subject} {q.predicate} {q.object} .\n" for q in quads}
-    assert ox_triples == set(export.triples_from_quads(corpus)), f"{fmt}: pyoxigraph reads back a different graph"
+    assert ox_triples == set(triples_from_quads(corpus)), f"{fmt}: pyoxigraph reads back a different graph"
     assert not any(isinstance(t, ox.BlankNode) for q in quads for t in (q.subject, q.object))
 
 
@@ -122,19 +124,19 @@ def test_no_blank_nodes_in_mapped_data(corpus: list[str]) -> None:
     assert not any(line.startswith("_:") or " _:" in line.split('"', 1)[0] for line in corpus)
 
 
-def _curie_by_longest_namespace(px: export.Prefixer, iri: str) -> str | None:
+def _curie_by_longest_namespace(px: vocab.Prefixer, iri: str) -> str | None:
     """The definition: the longest namespace that starts the IRI, if the rest is a valid local name."""
     for prefix, ns in sorted(px.prefixes.items(), key=lambda kv: -len(kv[1])):
         if iri.startswith(ns):
             local = iri[len(ns):]
-            return f"{prefix}:{local}" if export._PN_LOCAL.match(local) else None
+            return f"{prefix}:{local}" if vocab._PN_LOCAL.match(local) else None
     return None
 
 
-@given(st.sampled_from(sorted(export.PREFIXES.values()) + ["https://doi.org/", "http://example.org/a#", ""]),
+@given(st.sampled_from(sorted(vocab.PREFIXES.values()) + ["https://doi.org/", "http://example.org/a#", ""]),
        st.text(alphabet="abcXYZ019_-./#:%", max_size=12))
 @settings(max_examples=400, deadline=None)
 def test_curie_is_the_longest_namespace_with_a_valid_local_name(ns: str, local: str) -> None:
     """The one-lookup ``curie`` agrees with the longest-namespace definition on any IRI."""
-    px = export.Prefixer()
+    px = vocab.Prefixer()
     assert px.curie(ns + local) == _curie_by_longest_namespace(px, ns + local)

@@ -14,7 +14,7 @@ from rdflib import Graph, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from kg.build.memory import build_graph
-from kg.export import triples_from_quads
+from kg.rdf.nquads import triples_from_quads
 from kg.map.context import Context
 
 from conftest import ROOT, SEEDS

@@ -12,6 +12,7 @@ from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import SH
 
 from kg.validate import core as validate_core
+from kg.rdf.convert import rdflib_triples
 from kg.validate import sparql as validate_sparql
 from kg.validate import load_shapes
 from kg.validate.engine import _validate_fast
@@ -99,7 +100,7 @@ def test_rdflib_triples_are_rdflib_parser_terms() -> None:
              '<http://example.org/s> <http://example.org/p> "caf\\u00E9 \\"x\\""@EN <http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "2024-02-30"^^<http://www.w3.org/2001/XMLSchema#date> <http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "plain" <http://g> .\n']
-    ours = set(validate_sparql.rdflib_triples(lines))
+    ours = set(rdflib_triples(lines))
     theirs = set(Graph().parse(data="".join(ln.rsplit(" ", 2)[0] + " .\n" for ln in lines), format="nt"))
     assert ours == theirs
     assert {str(o) for _s, _p, o in ours} == {"1", 'café "x"', "2024-02-30", "plain"}
@@ -133,5 +134,5 @@ def test_lines_give_the_terms_oxigraph_gives(tmp_path_factory, objects: list[str
              for i, o in enumerate(objects)]
     path = tmp_path_factory.mktemp("nq") / "g.nq"
     path.write_text("".join(lines), encoding="utf-8")
-    assert [tuple(map(_strict, t)) for t in validate_sparql.rdflib_triples(lines)] == \
-        [tuple(map(_strict, t)) for t in validate_sparql.rdflib_triples(path)]
+    assert [tuple(map(_strict, t)) for t in rdflib_triples(lines)] == \
+        [tuple(map(_strict, t)) for t in rdflib_triples(path)]

@@ -17,6 +17,7 @@ from ..map import map_work
 from ..map.context import Context
 from ..map.shared import Used, add_shared, cited_triples, shared_lines
 from ..model import Work
+from ..rdf.nquads import quads, triple_key
 from ..refs.enrich import enrich
 from ..refs.named import decide, work_mentions
 from ..refs.resolve import Resolution, resolve_works
@@ -72,7 +73,7 @@ class BuildResult:
 
     @property
     def triples(self) -> int:
-        return len({line.rsplit(" ", 2)[0] for line in self.lines})
+        return len({triple_key(line) for line in self.lines})
 
 
 
@@ -104,10 +105,10 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
                           cited_record, named.get)
         add_shared(used, work, enriched.shared, ctx.minter)
         graph = ctx.minter.graph(doi)
-        lines.update(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, enriched.knowledge))
-    kgraph = ctx.minter.node("graph", "knowledge")
+        lines.update(quads(map_work(work, ctx, enriched.knowledge), graph))
+    kgraph = ctx.minter.shared_graph("knowledge")
     iris = {ctx.minter.doi(d) for d in works}
-    lines.update(f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples(cited, iris))
+    lines.update(quads(cited_triples(cited, iris), kgraph))
     lines.update(shared_lines(ctx, used, bool(works)))
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)

@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..export import split_quad
+from ..rdf.nquads import quads, split_quad
 from ..infra import faults
 from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from ..infra.outputs import alive
 from ..infra.workers import quiet_worker
-from ..rdf.ids import SHARED_GRAPHS
 from ..ingest.normalize import normalize
 from ..ingest.read import Ignored, Input, LazyLine, iter_records
 from ..ingest.works import Item, each_work
@@ -180,7 +179,7 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
         add_shared(used, work, enriched.shared, ctx.minter)
         graph = ctx.minter.graph(work.doi)
         start = len(lines)
-        lines.extend(f"{s} {p} {o} {graph} .\n" for s, p, o in map_work(work, ctx, enriched.knowledge))
+        lines.extend(quads(map_work(work, ctx, enriched.knowledge), graph))
         if graph in _SAMPLE:
             sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
@@ -352,8 +351,7 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     for line in unused_overrides(ctx.topic_lines, set(best)):
         problem("warning", line)
     t = report.timed("read", t)
-    result = StreamResult(report, [], scratch, tuning, works=len(best),
-                          shared_graphs={ctx.minter.node("graph", g) for g in SHARED_GRAPHS})
+    result = StreamResult(report, [], scratch, tuning, works=len(best), shared_graphs=ctx.minter.shared_graphs())
     if not best:
         resolver.close()
         return result
@@ -362,10 +360,10 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     del dropped
     # resolution, and what references tell about cited works
     knowledge = Sorter(scratch, "knowledge")
-    kgraph = ctx.minter.node("graph", "knowledge")
+    kgraph = ctx.minter.shared_graph("knowledge")
     iris = {ctx.minter.doi(d) for d in best}
-    result.resolve_parts = resolver.resolve(lambda info: knowledge.extend(
-        f"{s} {p} {o} {kgraph} .\n" for s, p, o in cited_triples([info], iris)), jobs, tuning.parallel_above)
+    result.resolve_parts = resolver.resolve(lambda info: knowledge.extend(quads(cited_triples([info], iris), kgraph)),
+                                            jobs, tuning.parallel_above)
     resolver.close()
     t = report.timed("resolve", t)
     if on_progress:

@@ -775,7 +775,8 @@ def _relations(f: _Fields, raw: dict[str, Any]) -> tuple[Relation, ...]:
                 continue
             ident, kind = f.str_(x, "id", f"{path}.id"), f.str_(x, "id-type", f"{path}.id-type")
             if ident and kind:
-                out.append(Relation(rtype, ident, kind.lower(), f.str_(x, "asserted-by", f"{path}.asserted-by")))
+                out.append(Relation(rtype, ident, kind.lower(), f.str_(x, "asserted-by", f"{path}.asserted-by"),
+                                    normalize_doi(ident) if kind.lower() == "doi" else None))
     return tuple(out)
 
 
@@ -793,7 +794,8 @@ def _trial(f: _Fields, x: dict[str, Any], path: str) -> ClinicalTrial | None:
     number = f.str_(x, "clinical-trial-number", f"{path}.clinical-trial-number")
     if not number:
         return None
-    return ClinicalTrial(number, f.str_(x, "registry", f"{path}.registry"), f.str_(x, "type", f"{path}.type"))
+    registry = f.str_(x, "registry", f"{path}.registry")
+    return ClinicalTrial(number, registry, f.str_(x, "type", f"{path}.type"), normalize_doi(registry) if registry else None)
 
 
 def _institution(f: _Fields, x: dict[str, Any], path: str) -> Institution | None:

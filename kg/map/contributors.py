@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..rdf.ids import Minter
 from ..model import Affiliation, Contributor, Institution, Work
 from ..rdf.terms import XSD_INTEGER, boolean, iri_from_url, lit
-from ..rdf.vocab import FOAF, FRAPO, KG, PRO, RDF, SDO
+from ..rdf.vocab import FOAF, FRAPO, KG, ORCID, PRO, RDF, ROR, SDO
 from .common import Triple, add_str
 from .context import Context
 from .orgs import org_node, ror_id
@@ -44,7 +44,7 @@ def organization(minter: Minter, name: str | None, ids: tuple[tuple[str, str, st
     out: list[Triple] = [(node, RDF.type, SDO.Organization), (node, RDF.type, FOAF.Organization)]
     add_str(out, node, SDO.name, name)
     if ror:
-        out.append((node, SDO.sameAs, f"<https://ror.org/{ror}>"))
+        out.append((node, SDO.sameAs, ROR[ror]))
     for ident, kind, _by in ids:
         if kind.upper() == "ROR" and ror:
             continue
@@ -72,7 +72,7 @@ def _agent(ctx: Context, work: Work, c: Contributor, role_node: str) -> tuple[st
     if c.orcid:
         agent = ctx.minter.node("person", "orcid", c.orcid)
     else:
-        agent = role_node[:-1] + "/agent>"
+        agent = ctx.minter.child(role_node, "agent")
     if c.is_person or not c.name:
         out += [(agent, RDF.type, SDO.Person), (agent, RDF.type, FOAF.Person)]
         add_str(out, agent, SDO.givenName, c.given)
@@ -84,7 +84,7 @@ def _agent(ctx: Context, work: Work, c: Contributor, role_node: str) -> tuple[st
         out += [(agent, RDF.type, SDO.Organization), (agent, RDF.type, FOAF.Organization),
                 (agent, SDO.name, lit(c.name))]
     if c.orcid:
-        out += [(agent, FRAPO.hasORCID, lit(c.orcid)), (agent, SDO.sameAs, f"<https://orcid.org/{c.orcid}>")]
+        out += [(agent, FRAPO.hasORCID, lit(c.orcid)), (agent, SDO.sameAs, ORCID[c.orcid])]
     return agent, out
 
 

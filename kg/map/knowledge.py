@@ -15,7 +15,7 @@ from ..refs.named import Named
 from ..refs.tools import Tool
 from ..refs.topics import concepts
 from ..rdf.terms import boolean, decimal, lit
-from ..rdf.vocab import DCTERMS, KG, RDF
+from ..rdf.vocab import DCTERMS, KG, RDF, TOPIC
 from .common import Triple
 from ..refs.enrich import Knowledge
 from .context import Context
@@ -28,9 +28,9 @@ def map_topics(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
     families = {f for a in knowledge.topics if a.primary or a.tied and a.topic in by_id
                 for f in (a.topic, *by_id[a.topic].ancestors)}
     for f in sorted(families):
-        out.append((s, KG.inTopic, f"<{by_id[f].iri}>"))
+        out.append((s, KG.inTopic, TOPIC[f]))
     for a in knowledge.topics:
-        topic = f"<{a.iri}>"
+        topic = TOPIC[a.topic]
         node = ctx.minter.part(work.doi, "topic", a.topic)
         if a.primary:
             out.append((s, DCTERMS.subject, topic))
@@ -47,7 +47,12 @@ def map_topics(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
 def tool_node(minter: Minter, t: Tool | Named) -> str:
     """A catalogue entry is ``{base}tool/{id}`` (software) or ``{base}{kind}/{id}`` (a benchmark suite, an
     algorithm ...); what the references name is ``{base}tool/named/{key}`` or ``{base}{kind}/named/{key}``."""
+    return minter.node(*tool_segments(t))
+
+
+def tool_segments(t: Tool | Named) -> tuple[str, ...]:
+    """The segments of ``tool_node`` under the base: (kind, id) or (kind, "named", key)."""
     kind = t.kind if isinstance(t, Tool) else t.kind
     key = t.id if isinstance(t, Tool) else t.key
     named = not isinstance(t, Tool) or t.source == "references"
-    return minter.node(kind, "named", key) if named else minter.node(kind, key)
+    return (kind, "named", key) if named else (kind, key)

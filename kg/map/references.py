@@ -11,12 +11,13 @@ kg:matchedText. The work cito:cites and schema:citation the cited work.
 from __future__ import annotations
 
 from ..model import Reference, Work
+from ..rdf.ids import DOI_RESOLVER
 from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..rdf.vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from .common import Triple, add_str, url_obj
 from ..refs.enrich import Knowledge
 from .context import Context
-from .knowledge import tool_node
+from .knowledge import tool_node, tool_segments
 
 FIELD_PROPERTIES: dict[str, str] = {
     "article-title": KG.citedArticleTitle, "author": KG.citedAuthor, "year": KG.citedYear,
@@ -49,18 +50,18 @@ def render(ref: Reference) -> str | None:
     if loc:
         parts.append(loc + ".")
     if ref.doi:
-        parts.append(f"https://doi.org/{ref.doi}")
+        parts.append(DOI_RESOLVER + ref.doi)
     return " ".join(parts) or None
 
 
 def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
     s = ctx.minter.doi(work.doi)
     out: list[Triple] = []
-    prefix = ctx.minter.part(work.doi, "reference")[:-1] + "/"  # + index (digits: nothing to encode) + ">"
+    refs = ctx.minter.part(work.doi, "reference")
     for ref in work.references:
-        node = f"{prefix}{ref.index}>"
+        node = ctx.minter.child(refs, str(ref.index))
         res = knowledge.resolutions.get(ref.index)
-        cited = res.cited if res else (ctx.minter.doi(ref.doi) if ref.doi else f"{prefix}{ref.index}/cited>")
+        cited = res.cited if res else (ctx.minter.doi(ref.doi) if ref.doi else ctx.minter.child(node, "cited"))
         out += [
             (s, FRBR.part, node),
             (node, RDF.type, BIRO.BibliographicReference),
@@ -89,7 +90,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
                 (node, KG.referenceStyle, lit(p.style))]
         for match in tools:
             tool = tool_node(ctx.minter, match.tool)
-            ev = tool.replace(ctx.minter.base + "tool/", node[1:-1] + "/tool/")
+            ev = ctx.minter.child(node, *tool_segments(match.tool))
             out += [(node, KG.citesTool, tool), (cited, SDO.about, tool), (node, KG.hasToolRecognition, ev),
                     (ev, RDF.type, KG.ToolRecognition), (ev, KG.recognizedTool, tool),
                     (ev, KG.method, lit(match.method)), (ev, KG.score, decimal(f"{match.score:.2f}")),
@@ -97,14 +98,14 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
         cand = knowledge.candidates.get(ref.index)
         if cand is not None:
             cnode = ctx.minter.node("tool-candidate", cand.key)
-            ev = node[:-1] + "/tool-candidate>"
+            ev = ctx.minter.child(node, "tool-candidate")
             out += [(node, KG.suggestsTool, cnode), (cnode, RDF.type, KG.ToolCandidate),
                     (node, KG.hasToolRecognition, ev), (ev, RDF.type, KG.ToolRecognition),
                     (ev, KG.recognizedTool, cnode), (ev, KG.method, lit(cand.method)),
                     (ev, KG.score, decimal(f"{cand.score:.2f}")), (ev, KG.matchedText, lit(cand.matched))]
         if artifact is not None:
             anode = tool_node(ctx.minter, artifact.artifact)
-            ev = node[:-1] + "/artifact>"
+            ev = ctx.minter.child(node, "artifact")
             out += [(node, KG.citesArtifact, anode), (cited, SDO.about, anode),
                     (node, KG.hasArtifactRecognition, ev), (ev, RDF.type, KG.ArtifactRecognition),
                     (ev, KG.recognizedArtifact, anode), (ev, KG.method, lit(artifact.method)),

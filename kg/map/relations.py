@@ -9,7 +9,6 @@ kg:ClinicalTrialRegistration.
 from __future__ import annotations
 
 from ..model import Work
-from ..ingest.normalize import normalize_doi
 from ..rdf.terms import XSD_INTEGER, iri_from_url, lit
 from ..rdf.vocab import DCTERMS, KG, RDF, RDFS, SDO
 from .common import Triple, add_str, date_lit, url_obj
@@ -26,8 +25,8 @@ def map_relations(work: Work, ctx: Context) -> list[Triple]:
                 (node, KG.relatedIdentifier, lit(rel.ident)), (node, KG.relatedIdentifierType, lit(rel.id_type))]
         add_str(out, node, KG.assertedBy, rel.asserted_by)
         target = None
-        if rel.id_type == "doi" and (doi := normalize_doi(rel.ident)):
-            target = m.doi(doi)
+        if rel.doi:
+            target = m.doi(rel.doi)
         elif rel.id_type in ("uri", "url"):
             target = iri_from_url(rel.ident)
         if target:
@@ -57,7 +56,6 @@ def map_relations(work: Work, ctx: Context) -> list[Triple]:
         out += [(s, KG.hasClinicalTrial, node), (node, RDF.type, KG.ClinicalTrialRegistration),
                 (node, KG.clinicalTrialNumber, lit(trial.number))]
         if trial.registry:
-            reg = normalize_doi(trial.registry)
-            out.append((node, KG.trialRegistry, m.doi(reg) if reg else lit(trial.registry)))
+            out.append((node, KG.trialRegistry, m.doi(trial.registry_doi) if trial.registry_doi else lit(trial.registry)))
         add_str(out, node, KG.trialStage, trial.trial_type)
     return out

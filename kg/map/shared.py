@@ -19,8 +19,9 @@ from typing import Any
 
 from ..model import Work
 from ..rdf.ids import Minter
+from ..rdf.nquads import quad, quads
 from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
-from ..rdf.vocab import FABIO, KG, RDF, SDO, SKOS
+from ..rdf.vocab import FABIO, KG, RDF, SDO, SKOS, WIKIDATA
 from ..refs.enrich import Shared
 from ..refs.named import Named
 from ..refs.resolve import CitedInfo
@@ -50,8 +51,8 @@ def merge_shared(into: Used, new: Used) -> None:
 
 def shared_lines(ctx: Context, used: Used, any_work: bool) -> Iterator[str]:
     """The tools graph, the organisation names (the spelling most records use) and the topic scheme."""
-    tgraph = ctx.minter.node("graph", "tools")
-    kgraph = ctx.minter.node("graph", "knowledge")
+    tgraph = ctx.minter.shared_graph("tools")
+    kgraph = ctx.minter.shared_graph("knowledge")
     names: dict[str, list[tuple[int, str]]] = {}
     for (kind, key), thing in sorted(used.items()):
         if kind == "org-name":
@@ -64,12 +65,12 @@ def shared_lines(ctx: Context, used: Used, any_work: bool) -> Iterator[str]:
             triples = candidate_triples(ctx.minter, thing)
         else:
             triples = artifact_triples(ctx.minter, thing)
-        yield from (f"{s} {p} {o} {tgraph} .\n" for s, p, o in triples)
+        yield from quads(triples, tgraph)
     for node, counted in sorted(names.items()):  # the spelling most records use (ties: code-point order)
-        yield f"{node} {SKOS.prefLabel} {lit(min(counted)[1])} {kgraph} .\n"
+        yield quad(node, SKOS.prefLabel, lit(min(counted)[1]), kgraph)
     if any_work:
-        sgraph = ctx.minter.node("graph", "topics")
-        yield from (f"{s} {p} {o} {sgraph} .\n" for s, p, o in scheme_triples())
+        sgraph = ctx.minter.shared_graph("topics")
+        yield from quads(scheme_triples(), sgraph)
 
 
 def cited_triples(cited: list[CitedInfo], inputs: set[str]) -> list[Triple]:
@@ -120,7 +121,7 @@ def tool_triples(minter: Minter, t: Tool) -> list[Triple]:
     if t.homepage:
         out.append((node, SDO.url, url_obj(t.homepage)))
     if t.wikidata:
-        out.append((node, SDO.sameAs, f"<http://www.wikidata.org/entity/{t.wikidata}>"))
+        out.append((node, SDO.sameAs, WIKIDATA[t.wikidata]))
     for doi in sorted(t.paper_dois):
         out.append((node, SDO.subjectOf, minter.doi(doi)))
     return out

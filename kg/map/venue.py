@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..rdf.ids import name_key
 from ..model import Work
-from ..rdf.terms import encode_segment, lit
+from ..rdf.terms import lit
 from ..rdf.vocab import DCTERMS, FABIO, FOAF, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit
 from .context import Context
@@ -61,13 +61,13 @@ def map_venue(work: Work, ctx: Context) -> list[Triple]:
             out += _isbn_triples(container, work)
         parent = container
         if kind == "journal" and work.volume and work.type not in ("journal-volume",):
-            volume = container[:-1] + "/volume/" + encode_segment(work.volume) + ">"
+            volume = m.child(container, "volume", work.volume)
             out += [(volume, RDF.type, FABIO.JournalVolume), (volume, RDF.type, SDO.PublicationVolume),
                     (volume, SDO.volumeNumber, lit(work.volume)), (volume, PRISM.volume, lit(work.volume)),
                     (volume, FRBR.partOf, parent), (volume, SDO.isPartOf, parent)]
             parent = volume
         if kind == "journal" and work.issue and work.type not in ("journal-issue", "journal-volume"):
-            issue = parent[:-1] + "/issue/" + encode_segment(work.issue) + ">"
+            issue = m.child(parent, "issue", work.issue)
             out += [(issue, RDF.type, FABIO.JournalIssue), (issue, RDF.type, SDO.PublicationIssue),
                     (issue, SDO.issueNumber, lit(work.issue)), (issue, PRISM.issueIdentifier, lit(work.issue)),
                     (issue, FRBR.partOf, parent), (issue, SDO.isPartOf, parent)]

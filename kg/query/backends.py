@@ -6,12 +6,11 @@ any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one 
 from __future__ import annotations
 
 import contextvars
-import gzip
 import re
 import urllib.parse
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import orjson
 import pyoxigraph as ox
@@ -19,42 +18,16 @@ import pyoxigraph as ox
 from .. import __version__
 from ..infra import net
 from ..errors import InputError, QueryError, UsageError
+from ..rdf.nquads import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines, triples_from_quads
+from ..rdf import vocab
+from ..rdf.terms import token_value
 from .stored import Cell, Results
 
 if TYPE_CHECKING:
     from rdflib import Dataset
 
-_FORMATS = {
-    ".nq": ox.RdfFormat.N_QUADS, ".nt": ox.RdfFormat.N_TRIPLES, ".ttl": ox.RdfFormat.TURTLE,
-    ".trig": ox.RdfFormat.TRIG, ".rdf": ox.RdfFormat.RDF_XML, ".xml": ox.RdfFormat.RDF_XML,
-    ".owl": ox.RdfFormat.RDF_XML, ".jsonld": ox.RdfFormat.JSON_LD, ".json": ox.RdfFormat.JSON_LD,
-    # the format names as extensions, as 'kg export -o' accepts them
-    ".nquads": ox.RdfFormat.N_QUADS, ".ntriples": ox.RdfFormat.N_TRIPLES, ".turtle": ox.RdfFormat.TURTLE,
-    ".json-ld": ox.RdfFormat.JSON_LD,
-}
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+XSD_STRING = token_value(vocab.XSD_STRING)
 RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
-
-
-def rdf_format(path: Path) -> "ox.RdfFormat":
-    """The format of a graph file by its extension (before a .gz: the file is gzipped, as ``kg build -o``
-    writes ``FILE.ttl.gz``)."""
-    named = Path(path.stem) if path.suffix.lower() == ".gz" else path
-    fmt = _FORMATS.get(named.suffix.lower())
-    if fmt is None:
-        raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
-                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (or .nquads, .ntriples, .turtle, .json-ld; gzipped or not)")
-    return fmt
-
-
-def open_graph(path: Path) -> IO[bytes]:
-    """A graph file opened for reading, expanded as a stream when its name ends in .gz."""
-    return gzip.open(path, "rb") if Path(path).suffix.lower() == ".gz" else open(path, "rb")
-
-
-def base_iri(path: Path) -> str:
-    """The base IRI of a graph file: its own file URI (relative IRIs resolve against it, as in other RDF tools)."""
-    return path.resolve().as_uri()
 
 
 def no_triples(path: Path) -> InputError:
@@ -81,7 +54,6 @@ def _load_into(store: ox.Store, path: Path) -> None:
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "run 'kg build' first or give a graph file") from None
     except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
-        from ..export import read_jsonld_lines
         lines = read_jsonld_lines(open_graph(path).read(), None) if fmt == ox.RdfFormat.JSON_LD else None
         if lines is None:
             raise InputError(str(path), "holds a value too large for the RDF parser",
@@ -112,7 +84,6 @@ def build_disk_store(building: Path, graph: Path, scratch: Path) -> None:
     """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file (the build's
     ``kg.infra.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
     default graph (the union of the graphs)."""
-    from ..export import canonical_lines, triples_from_quads
     triples = Path(scratch) / "store-load.nt"
     with open(triples, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(triples_from_quads(canonical_lines(graph)))
@@ -175,7 +146,7 @@ def rdflib_graph(source: "Iterable[str] | Path") -> "Dataset":
     per record (which keeps a dict of graphs per triple)."""
     from rdflib import Dataset
 
-    from ..validate.sparql import rdflib_triples
+    from ..rdf.convert import rdflib_triples
 
     ds = Dataset()
     add = ds.default_graph.add

@@ -25,8 +25,8 @@ from ..errors import QueryError
 from ..rdf.ids import DEFAULT_BASE, Minter
 from ..resources import data_file, queries_dir
 from .table import is_identifier, table
-from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
-from ..rdf.vocab import PREFIXES
+from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit, token_value
+from ..rdf.vocab import PREFIXES, TOPIC, XSD, XSD_STRING
 
 PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
@@ -232,8 +232,7 @@ _BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
 
 def query_prefixes() -> dict[str, str]:
     """The project's standard prefixes for SPARQL: the graph's (kg.rdf.vocab.PREFIXES) plus tool: and topic:."""
-    from ..refs.topics import TOPIC_NS
-    return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC_NS}
+    return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC.base}
 
 
 def tool_categories() -> tuple[str, ...]:
@@ -514,7 +513,7 @@ def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
     return Results(res.columns, rows, res.boolean, res.graph_nt)
 
 
-XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+XSD_NS = XSD.base
 _BARE = {  # literals the W3C TSV format (Turtle syntax) may write bare, by datatype: the lexical forms allowed
     XSD_NS + "integer": re.compile(r"[+-]?[0-9]+"),
     XSD_NS + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
@@ -539,7 +538,7 @@ def tsv_term(c: Cell) -> str:
     text = '"' + value.translate(_TSV_ESCAPES) + '"'
     if lang:
         return f"{text}@{lang}"
-    return f"{text}^^<{dt}>" if dt and dt != XSD_NS + "string" else text
+    return f"{text}^^<{dt}>" if dt and dt != token_value(XSD_STRING) else text
 
 
 def cell_text(c: Cell) -> str:

@@ -16,7 +16,8 @@ from .terms import encode_segment, is_valid_iri
 
 DEFAULT_BASE = "https://w3id.org/crossref-kg/"
 DOI_RESOLVER = "https://doi.org/"
-SHARED_GRAPHS = ("knowledge", "tools", "topics")  # the named graphs {base}graph/{name} no one record owns
+SHARED_GRAPHS = ("knowledge", "tools", "topics")  # the graphs of what many records share: {base}graph/{name}
+_WORK = "<" + DOI_RESOLVER
 _WS = re.compile(r"\s+")
 
 
@@ -49,6 +50,18 @@ class Minter:
         """The work IRI for a DOI: https://doi.org/ + lower-cased DOI, unsafe characters percent-encoded."""
         return "<" + DOI_RESOLVER + encode_segment(doi.lower()) + ">"
 
+    @staticmethod
+    def doi_of(token: str) -> str | None:
+        """The DOI of a work IRI token as ``doi`` minted it (lower-cased, percent-encoded); None for another IRI."""
+        return token[len(_WORK):-1] if token.startswith(_WORK) else None
+
+    @staticmethod
+    def child(node: str, *segments: str) -> str:
+        """A node under another node: ``child("<x/ref/1>", "agent")`` -> ``<x/ref/1/agent>``."""
+        # (ASCII letters and digits need no encoding: the common case skips the quoting)
+        return node[:-1] + "".join("/" + (s if s.isascii() and s.isalnum() else encode_segment(s))
+                                   for s in segments) + ">"
+
     def part(self, doi: str, *segments: str) -> str:
         """A node that belongs to one work record (its roles, references, licences ...)."""
         return self.node("doi", doi.lower(), *segments)
@@ -56,3 +69,11 @@ class Minter:
     def graph(self, doi: str) -> str:
         """The named graph that holds one record's triples in quad formats."""
         return self.node("graph", doi.lower())
+
+    def shared_graph(self, name: str) -> str:
+        """One of the ``SHARED_GRAPHS`` (``knowledge``, ``tools``, ``topics``)."""
+        return self.node("graph", name)
+
+    def shared_graphs(self) -> set[str]:
+        """Every shared graph."""
+        return {self.shared_graph(n) for n in SHARED_GRAPHS}

@@ -13,22 +13,24 @@ from urllib.parse import quote
 
 import pyoxigraph
 
-XSD = "http://www.w3.org/2001/XMLSchema#"
-XSD_STRING = f"<{XSD}string>"
-XSD_INTEGER = f"<{XSD}integer>"
-XSD_BOOLEAN = f"<{XSD}boolean>"
-XSD_DATE = f"<{XSD}date>"
-XSD_GYEARMONTH = f"<{XSD}gYearMonth>"
-XSD_GYEAR = f"<{XSD}gYear>"
-XSD_DATETIME = f"<{XSD}dateTime>"
-XSD_ANYURI = f"<{XSD}anyURI>"
-XSD_LANGUAGE = f"<{XSD}language>"
-XSD_DECIMAL = f"<{XSD}decimal>"
+from .vocab import XSD, XSD_STRING
+
+XSD_INTEGER = XSD.integer
+XSD_BOOLEAN = XSD.boolean
+XSD_DATE = XSD.date
+XSD_GYEARMONTH = XSD.gYearMonth
+XSD_GYEAR = XSD.gYear
+XSD_DATETIME = XSD.dateTime
+XSD_ANYURI = XSD.anyURI
+XSD_LANGUAGE = XSD.language
+XSD_DECIMAL = XSD.decimal
 
 _ESC = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"})
 _NEEDS_ESC = re.compile(r'[\\"\n\r]').search  # most values need no escape: translate() only those that do
 # Characters that may never stand in an IRIREF, plus '%' handled separately by callers.
 _IRI_UNSAFE = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+_UNESC = re.compile(r'\\(["\\nrtbf]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})')
+_UNESC_MAP = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
 
 
 def lit(value: str, datatype: str | None = None) -> str:
@@ -112,3 +114,25 @@ def encode_segment(text: str) -> str:
 def token_value(token: str) -> str:
     """The IRI of an IRI token (``<x>`` -> ``x``)."""
     return token[1:-1]
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def literal_parts(token: str) -> tuple[str, str | None, str | None]:
+    """A literal token -> (lexical value, datatype IRI or None, language or None)."""
+    end = token.rfind('"')
+    lexical = _UNESC.sub(_unescape, token[1:end])
+    tail = token[end + 1:]
+    if tail.startswith("^^"):
+        return lexical, tail[3:-1], None
+    if tail.startswith("@"):
+        return lexical, None, tail[1:]
+    return lexical, None, None
+
+
+def _unescape(m: re.Match[str]) -> str:
+    c = m.group(1)
+    if c in _UNESC_MAP:
+        return _UNESC_MAP[c]
+    return chr(int(c[1:], 16))

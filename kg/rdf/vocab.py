@@ -7,6 +7,12 @@ Terms whose local name is not a Python identifier are reached with ``ns["copy-ed
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
+_PN_LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_PN_LOCAL_AT = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")  # fullmatch(iri, start)
+
 
 class ClosedNamespace:
     """A namespace that knows its terms; ``ns.term`` or ``ns["term"]`` gives the IRI token."""
@@ -41,6 +47,21 @@ class ClosedNamespace:
     def terms(self) -> list[str]:
         """Every term's full IRI (for the vocabulary tests)."""
         return [v[1:-1] for v in self._terms.values()]
+
+
+class OpenNamespace:
+    """A namespace of identifiers minted elsewhere (ROR, ORCID, Wikidata, our topics): ``ns[local]`` gives the
+    IRI token of any local name. Example: ``ROR["03yrm5c26"]`` -> ``<https://ror.org/03yrm5c26>``."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def __getitem__(self, local: str) -> str:
+        return "<" + self.base + local + ">"
+
+    def local(self, iri: str) -> str:
+        """The local name of an IRI of this namespace (``https://ror.org/x`` -> ``x``)."""
+        return iri[len(self.base):]
 
 
 RDF = ClosedNamespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "type")
@@ -152,11 +173,21 @@ KG = ClosedNamespace(
     """,
 )
 
+XSD = ClosedNamespace(
+    "http://www.w3.org/2001/XMLSchema#",
+    "string integer boolean date gYearMonth gYear dateTime anyURI language decimal double",
+)
+XSD_STRING = XSD.string  # a plain literal's datatype (``lit`` writes none)
+ROR = OpenNamespace("https://ror.org/")
+ORCID = OpenNamespace("https://orcid.org/")
+WIKIDATA = OpenNamespace("http://www.wikidata.org/entity/")
+TOPIC = OpenNamespace("https://w3id.org/crossref-kg/topic/")
+
 PREFIXES: dict[str, str] = {
     "rdf": RDF.base,
     "rdfs": RDFS.base,
     "owl": OWL.base,
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "xsd": XSD.base,
     "schema": SDO.base,
     "fabio": FABIO.base,
     "prism": PRISM.base,
@@ -177,3 +208,48 @@ PREFIXES: dict[str, str] = {
 
 ALL_NAMESPACES = [RDF, RDFS, OWL, SDO, FABIO, PRISM, CITO, BIRO, C4O, FRBR, PRO, FRAPO, DATACITE,
                   LITERAL, DCTERMS, PROV, FOAF, SKOS, KG]
+
+
+class _Memo(dict[str, str]):
+    """A bounded memo whose hits are a plain dict lookup (emptied when it reaches 65,536 entries)."""
+
+    def __init__(self, compute: Callable[[str], str]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: str) -> str:
+        if len(self) >= 1 << 16:
+            self.clear()
+        value = self[key] = self.compute(key)
+        return value
+
+
+class Prefixer:
+    """Compacts IRIs with the project's prefixes (longest namespace first)."""
+
+    def __init__(self, prefixes: dict[str, str] = PREFIXES) -> None:
+        self.prefixes = dict(sorted(prefixes.items()))
+        if any(not ns.endswith(("/", "#")) for ns in prefixes.values()):
+            raise ValueError("every namespace must end with '/' or '#'")
+        self._by_ns = {ns: prefix for prefix, ns in self.prefixes.items()}
+        self._terms = _Memo(self._turtle_term)  # token -> Turtle term: predicates and datatypes repeat endlessly
+        self.turtle_term: Callable[[str], str] = self._terms.__getitem__
+
+    def curie(self, iri: str) -> str | None:
+        # A local name never holds '/' or '#' and every namespace ends with one of them, so the only
+        # namespace that can compact an IRI is the IRI up to its last '/' or '#': one dict lookup.
+        cut = max(iri.rfind("/"), iri.rfind("#")) + 1
+        prefix = self._by_ns.get(iri[:cut]) if cut else None
+        if prefix is not None and _PN_LOCAL_AT.fullmatch(iri, cut):
+            return f"{prefix}:{iri[cut:]}"
+        return None
+
+    def _turtle_term(self, token: str) -> str:
+        if token.startswith("<"):
+            c = self.curie(token[1:-1])
+            return c if c else token
+        if token.endswith(">") and "^^<" in token:
+            head, dt = token.rsplit("^^", 1)
+            c = self.curie(dt[1:-1])
+            return f"{head}^^{c}" if c else token
+        return token

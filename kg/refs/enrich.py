@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..model import Work
+from ..rdf.ids import Minter
 from .named import Named, mention_of, reference_text
 from .resolve import Resolution
 from .tools import ArtifactMatch, Candidate, Catalogue, Tool, ToolMatch
@@ -59,7 +60,7 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
         if res is None or catalogue is None:
             continue
         text = reference_text(ref)
-        cited_doi = res.cited[len("<https://doi.org/"):-1] if res.cited.startswith("<https://doi.org/") else None
+        cited_doi = Minter.doi_of(res.cited)
         matches = catalogue.recognise(res.parsed, cited_doi, text)
         if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
             matches = catalogue.recognise_record(rec[0], rec[1])

@@ -43,7 +43,7 @@ TABLES = {
     "ref": "seq INTEGER, citing TEXT, idx INTEGER, tkey TEXT, fw TEXT, year TEXT, atoks TEXT, url TEXT, ckey TEXT, "
            "title TEXT, urls TEXT, arxiv_text INTEGER, id_node TEXT, id_method TEXT, id_matched TEXT, parsed BLOB, "
            "doc_tool TEXT, url_tool TEXT",
-    "res": "citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT",
+    "res": "citing TEXT, idx INTEGER, cited TEXT, method TEXT, score REAL, matched TEXT, cited_doi TEXT",
     "known": "tkey TEXT, fw TEXT, node TEXT, year TEXT, atoks TEXT, src TEXT",
     "um": "rid INTEGER PRIMARY KEY",
     "grp": "gkey TEXT, rid INTEGER, fuzzy INTEGER",
@@ -169,8 +169,9 @@ class DiskResolver:
             (tkey, first_word(tkey), node, year, "", "catalogue")
             for tkey, node, year in catalogue_known(self.catalogue, minter)))
         db.create_function("id_score", 1, id_score, deterministic=True)
-        db.execute("INSERT INTO res SELECT citing, idx, id_node, id_method, id_score(id_method), id_matched FROM ref "
-                   "WHERE id_node IS NOT NULL")
+        db.create_function("doi_of", 1, Minter.doi_of, deterministic=True)
+        db.execute("INSERT INTO res SELECT citing, idx, id_node, id_method, id_score(id_method), id_matched, "
+                   "doi_of(id_node) FROM ref WHERE id_node IS NOT NULL")
         db.execute("CREATE INDEX known_t ON known(tkey)")
         db.execute("CREATE INDEX known_b ON known(fw, year)")
         many = jobs > 1 and db.execute("SELECT count(*) FROM ref").fetchone()[0] >= parallel_above
@@ -254,12 +255,12 @@ def _titles_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, _m
     for rid, f in map(_feat, _scan(db, f"WHERE id_node IS NULL AND tkey IS NOT NULL AND {where} ORDER BY tkey")):
         hit = match(f)
         if hit:
-            hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched))
-            _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", hits)
+            hits.append((f.citing, f.index, hit.cited, hit.method, hit.score, hit.matched, Minter.doi_of(hit.cited)))
+            _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?,?)", hits)
         else:
             misses.append((rid,))
             _flush(out, "INSERT INTO um VALUES (?)", misses)
-    _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", hits, True)
+    _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?,?)", hits, True)
     _flush(out, "INSERT INTO um VALUES (?)", misses, True)
 
 
@@ -318,10 +319,11 @@ def _emit_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, mint
             f.fuzzy = bool(r[1])
             feats.append(f)
         pairs, info = emit_group(gkey, feats, minter, earlier)
-        rows.extend((m.citing, m.index, res.cited, res.method, res.score, res.matched) for m, res in pairs)
-        _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", rows)
+        rows.extend((m.citing, m.index, res.cited, res.method, res.score, res.matched, Minter.doi_of(res.cited))
+                    for m, res in pairs)
+        _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?,?)", rows)
         on_info(info)
-    _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?)", rows, True)
+    _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?,?)", rows, True)
 
 
 class _Steps:
@@ -412,7 +414,7 @@ class Lookup:
         (one query per citing work, not one per reference)."""
         out: dict[str, tuple[str | None, str | None]] = {}
         for doi, title, year in self.db.execute(
-                "SELECT doi, title, year FROM rec WHERE doi IN (SELECT substr(cited, 18, length(cited) - 18) FROM res"
-                " WHERE citing = ? AND substr(cited, 1, 17) = '<https://doi.org/') ORDER BY doi, rowid", (citing,)):
+                "SELECT doi, title, year FROM rec WHERE doi IN (SELECT cited_doi FROM res WHERE citing = ?) "
+                "ORDER BY doi, rowid", (citing,)):
             out.setdefault(doi, (title, year))
         return out

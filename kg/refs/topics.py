@@ -25,10 +25,10 @@ from ..errors import InputError
 from ..model import Work
 from ..ingest.normalize import normalize_doi
 from .parse import fold
+from ..rdf.terms import token_value
+from ..rdf.vocab import KG, TOPIC
 from ..resources import data_file
 
-KG_NS = "https://w3id.org/crossref-kg/ontology#"
-TOPIC_NS = "https://w3id.org/crossref-kg/topic/"
 FIELD_WEIGHTS = {"title": 3.0, "title-target": 1.5, "subtitle": 2.0, "venue": 1.5, "subject": 1.5, "abstract": 1.0}
 STRONG = 3.0
 TOOL_WEIGHT = 8.0  # the tool evidence of a work whose recognised tool citations are all of one concept's categories
@@ -76,16 +76,16 @@ def concepts() -> tuple[Concept, ...]:
     g = scheme_graph()
     out = []
     for c in sorted(g.subjects(RDF.type, SKOS.Concept)):
-        cid = str(c)[len(TOPIC_NS):]
+        cid = TOPIC.local(str(c))
         label = next((str(x) for x in g.objects(c, SKOS.prefLabel)), cid)
-        cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*"))) for x in g.objects(c, URIRef(KG_NS + "cue"))]
+        cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*"))) for x in g.objects(c, URIRef(token_value(KG.cue)))]
         cues += [(_cue_pattern(str(x)), str(x), STRONG, fold(str(x).rstrip("*")))
-                 for x in g.objects(c, URIRef(KG_NS + "strongCue"))]
-        cats = frozenset(str(x) for x in g.objects(c, URIRef(KG_NS + "toolCategory")))
+                 for x in g.objects(c, URIRef(token_value(KG.strongCue)))]
+        cats = frozenset(str(x) for x in g.objects(c, URIRef(token_value(KG.toolCategory))))
         ancestors: list[str] = []
         node = c
         while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and len(ancestors) < 10:
-            ancestors.append(str(up)[len(TOPIC_NS):])
+            ancestors.append(TOPIC.local(str(up)))
             node = up
         out.append(Concept(cid, str(c), label, tuple(sorted(cues, key=lambda x: x[1])), cats, len(ancestors),
                            tuple(ancestors)))

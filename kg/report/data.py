@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from ..rdf.ids import DOI_RESOLVER
 from ..refs.topics import concepts
 from .source import Source
 
@@ -194,8 +195,8 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     cited_title = {r["cited"]: r["title"] for r in most_cited}
     untitled: dict[str, list[str]] = {}
     for citing, cited in sorted(cited_of.items()):
-        missing = sorted({c[len("https://doi.org/"):] for c in cited
-                          if c.startswith("https://doi.org/") and not cited_title.get(c)})
+        missing = sorted({c[len(DOI_RESOLVER):] for c in cited
+                          if c.startswith(DOI_RESOLVER) and not cited_title.get(c)})
         if missing:
             untitled[citing] = missing
 

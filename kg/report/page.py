@@ -8,6 +8,7 @@ from html import escape
 from itertools import combinations
 
 from .. import __version__
+from ..rdf.ids import DOI_RESOLVER
 from ..resources import data_file
 from ..refs.topics import concepts
 from . import svg
@@ -39,7 +40,7 @@ def section(sid: str, title: str, why: str, cmds: list[str], body: str) -> str:
 
 
 def doi_link(doi: str) -> str:
-    return f'<a href="https://doi.org/{e(doi)}">{e(doi)}</a>'
+    return f'<a href="{DOI_RESOLVER}{e(doi)}">{e(doi)}</a>'
 
 
 def work_link(c: Corpus, doi: str, most: int = 90) -> str:
@@ -387,7 +388,7 @@ class Page:
                 w = c.works.get(doi)
                 net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
         for cited in top:
-            title = c.cited_title.get(cited) or cited.replace("https://doi.org/", "")
+            title = c.cited_title.get(cited) or cited.replace(DOI_RESOLVER, "")
             net.nodes[cited] = Node(cited, title, counts[cited], "cited work")
             for doi in c.cited_by.get(cited, ()):
                 if doi in inputs:

@@ -17,7 +17,7 @@ import pyoxigraph
 
 from .. import api
 from ..errors import KgError, UsageError
-from ..export import canonical_lines, triples_from_quads
+from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.stored import Cell, Results, bound_text, check_local, find_query, sorted_lists
 from ..query.backends import load_store, open_disk_store, query_oxigraph
@@ -129,7 +129,7 @@ class _Triples(io.RawIOBase):
 def _load(paths: list[Path]) -> "pyoxigraph.Store":
     """``load_store``, faster for one canonical N-Quads file (the workspace graph): its triples are read in one
     pass (sorted quads give sorted triples), without a second store and a sort in memory."""
-    if len(paths) == 1 and paths[0].suffix == ".nq" and api._canonical(paths[0]):
+    if len(paths) == 1 and paths[0].suffix == ".nq" and is_canonical(paths[0]):
         store = pyoxigraph.Store()
         store.bulk_load(io.BufferedReader(_Triples(paths), 1 << 20), format=pyoxigraph.RdfFormat.N_TRIPLES)
         return store

@@ -14,6 +14,8 @@ from pathlib import Path
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
+from ..rdf.convert import rdflib_triples
+from ..rdf.nquads import triples_text
 from . import core as validate_core
 from . import sparql as validate_sparql
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries, run, validate_pyshacl
@@ -33,7 +35,7 @@ def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Grap
     g = Graph()
     for prefix, ns in sorted((prefixes or {}).items()):
         g.bind(prefix, ns, override=True)
-    g.parse(data="".join(line.rsplit(" ", 2)[0] + " .\n" for line in lines), format="nt")
+    g.parse(data=triples_text(lines), format="nt")
     return g
 
 
@@ -85,7 +87,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
         # no inference, so nothing is added: no need for pySHACL's copy of the data
         conforms, report = run(data, native.rest, inplace=True)
         results = collect(report, shapes)
-    triples = iter(data) if data is not None else validate_sparql.rdflib_triples(lines or [], native.known)
+    triples = iter(data) if data is not None else rdflib_triples(lines or [], native.known)
     hits = native.run(native.data(triples, data, prefixes), only)
     results.extend(core_result(core, shapes, hit) for hit in validate_core.flatten(hits))
     conforms = conforms and not hits

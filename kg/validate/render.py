@@ -8,12 +8,14 @@ from collections.abc import Iterable
 
 import orjson
 
-from ..rdf.ids import SHARED_GRAPHS
+from ..rdf.ids import Minter
+from ..rdf.nquads import graph_of
+from ..rdf.terms import iri
 from .report import RANK, SEVERITIES, Report, Result
 
 
 def short(iri: str | None) -> str:
-    from ..export import Prefixer
+    from ..rdf.vocab import Prefixer
     if iri is None:
         return ""
     return Prefixer().curie(iri) or iri
@@ -95,17 +97,17 @@ def violating_records(report: Report, lines: Iterable[str] | None, base: str) ->
     focus = {r.focus for r in report.results if r.severity == "Violation"}
     dois: set[str] = set()
     prefix = "<" + base + "graph/"
-    shared = {prefix + n + ">" for n in SHARED_GRAPHS}
+    shared = Minter(base).shared_graphs()
     if lines is not None:
         tokens = {"<" + f + ">" for f in focus}
         for line in lines:
             if line.split(" ", 1)[0] in tokens:
-                g = line.rstrip("\n").rsplit(" ", 2)[-2]
+                g = graph_of(line)
                 if g.startswith(prefix) and g not in shared:
                     dois.add(unquote(g[len(prefix):-1]))
     for f in focus:
-        if f.startswith("https://doi.org/"):
-            dois.add(unquote(f[len("https://doi.org/"):]))
+        if (doi := Minter.doi_of(iri(f))) is not None:
+            dois.add(unquote(doi))
     return sorted(dois)
 
 

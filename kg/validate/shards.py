@@ -18,9 +18,9 @@ from pathlib import Path
 from rdflib import Graph, URIRef
 
 from ..build.tuning import Tuning
-from ..export import split_quad
 from ..infra.workers import quiet_worker, run_shards
 from ..rdf.ids import SHARED_GRAPHS
+from ..rdf.nquads import graph_of, split_quad, triple_key
 from .engine import validate, validate_lines
 from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Report, Result, ordered
@@ -28,10 +28,6 @@ from .shapes import load_shapes, shapes_of
 
 
 Shard = tuple[list[str], "list[str] | None"]  # (lines, focus nodes whose results count, or None for all)
-
-
-def _graph_of(line: str) -> str:
-    return line.rstrip("\n")[:-2].rsplit(" ", 1)[1]
 
 
 class ShardPlan:
@@ -45,7 +41,7 @@ class ShardPlan:
         self.folder = folder
         self.by_graph: dict[str, list[str]] = defaultdict(list)
         for line in lines:
-            self.by_graph[_graph_of(line)].append(line)
+            self.by_graph[graph_of(line)].append(line)
         self.shared = [line for g in sorted(shared_graphs) for line in self.by_graph.pop(g, [])]
         self.shared_by_subject: dict[str, list[str]] = defaultdict(list)
         for line in self.shared:
@@ -156,7 +152,7 @@ class ShardPlan:
         ls = ls + [x for iri in sorted(iris) for x in self.shared_by_subject.get(iri, ())]
         kept: dict[str, str] = {}
         for line in sorted(ls):  # the first line of each triple; the kept lines stay in sorted order
-            kept.setdefault(line[:line.rindex(" <", 0, len(line) - 3)], line)
+            kept.setdefault(triple_key(line), line)
         return list(kept.values())
 
 
@@ -214,6 +210,6 @@ def validate_graphs(lines: list[str], shapes: Path | None = None, jobs: int = 1,
     """Validate the sorted lines of graph files; with ``jobs`` > 1, record by record in parallel."""
     if jobs > 1:
         load_shapes(shapes)  # fail early and clearly on bad shapes
-        shared = shared_graphs_of({_graph_of(line) for line in lines})
+        shared = shared_graphs_of({graph_of(line) for line in lines})
         return validate_sharded(lines, shapes, shared, shard_size=Tuning.shard_records, jobs=jobs)
     return validate_lines(lines, shapes, engine, prefixes)

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pyoxigraph as ox
 from rdflib import RDF, BNode, Graph, Literal, URIRef
 from rdflib.namespace import SH
 
-from ..export import literal_parts, split_quad
+from ..rdf.convert import ox_term, rdflib_term
+from ..rdf.nquads import triples_text
 
 _NESTING = (SH.node, SH["and"], SH["or"], SH["not"], SH.xone, SH.qualifiedValueShape, SH.property, RDF.first)
 _TARGETS = {SH.targetClass: "class", SH.targetSubjectsOf: "subjects", SH.targetObjectsOf: "objects",
@@ -141,88 +140,11 @@ def _split(shapes: Graph) -> tuple[Graph, list[Check]]:
     return core, checks
 
 
-def _ox(term: object) -> ox.NamedNode | ox.Literal | ox.BlankNode:
-    if isinstance(term, URIRef):
-        return ox.NamedNode(str(term))
-    if isinstance(term, Literal):
-        if term.language:
-            return ox.Literal(str(term), language=term.language)
-        return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype))) if term.datatype else ox.Literal(str(term))
-    return ox.BlankNode(str(term))
-
-
-def _rdflib(term: object, literals: dict | None = None) -> URIRef | Literal | BNode:
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.Literal):
-        if literals is not None:
-            known = literals.get((term.value, term.datatype.value, term.language))
-            if known is not None:
-                return known  # the data graph's own term (rdflib may keep a lexical form it did not normalise)
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        dt = term.datatype.value
-        return Literal(term.value, datatype=None if dt == "http://www.w3.org/2001/XMLSchema#string" else URIRef(dt))
-    return BNode(term.value)
-
-
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-
-
-def _token_term(token: str) -> URIRef | Literal | BNode:
-    """The rdflib term of an N-Triples token, as ``_rdflib`` makes it from Oxigraph's parse of the token.
-    What Oxigraph would rewrite (an IRI with escapes, an upper-case language tag) goes through Oxigraph."""
-    first = token[0]
-    if first == "<" and "\\" not in token:
-        return URIRef(token[1:-1])
-    if first == "_":
-        return BNode(token[2:])
-    if first == '"':
-        lexical, datatype, lang = literal_parts(token)
-        if lang is None:
-            return Literal(lexical, datatype=None if datatype in (None, _XSD_STRING) else URIRef(datatype))
-        if lang == lang.lower():
-            return Literal(lexical, lang=lang)
-    quad = next(iter(ox.parse(f"<x:s> <x:p> {token} .\n".encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)))
-    return _rdflib(quad.object)
-
-
-def rdflib_triples(source: "Iterable[str] | Path", known: dict | None = None) -> Iterator[tuple]:
-    """The triples of N-Quads lines (or of an N-Quads file, streamed), graph names dropped, as rdflib terms:
-    the terms rdflib's own parser makes, one object per distinct term. A file is parsed by Oxigraph; lines
-    (canonical, each ``s p o g .``, as ``kg build`` and ``read_graph_lines`` make them) are split here (about
-    1.7x faster than the Oxigraph path), each new token made by ``_token_term`` (or taken from ``known``,
-    terms by token)."""
-    if isinstance(source, Path):
-        memo: dict = {}
-
-        def term(t: object) -> object:
-            found = memo.get(t)
-            if found is None:
-                found = memo[t] = _rdflib(t)
-            return found
-        for q in ox.parse(path=str(source), format=ox.RdfFormat.N_QUADS):
-            yield term(q.subject), term(q.predicate), term(q.object)
-        return
-    tokens: dict = dict(known) if known else {}
-    get = tokens.get
-    for line in source:
-        s, p, o, _g = split_quad(line)
-        ts, tp, to = get(s), get(p), get(o)
-        if ts is None:
-            ts = tokens[s] = _token_term(s)
-        if tp is None:
-            tp = tokens[p] = _token_term(p)
-        if to is None:
-            to = tokens[o] = _token_term(o)
-        yield ts, tp, to
-
-
 def _focus_nodes(store: ox.Store, targets: tuple[tuple[str, object], ...]) -> list:
     found: dict[str, object] = {}
     for kind, o in targets:
         if kind == "node":
-            term = _ox(o)
+            term = ox_term(o)
             found[str(term)] = term
             continue
         pattern = {"class": f"?f <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/"
@@ -261,12 +183,12 @@ def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
         for f in _focus_nodes(store, check.targets):
             if only is not None and not (isinstance(f, ox.NamedNode) and f.value in only):
                 continue
-            rf = _rdflib(f, literals)
+            rf = rdflib_term(f, literals)
             seen: list[tuple] = []
             solutions = store.query(check.query, substitutions={this: f})
             names = [v.value for v in solutions.variables]
             for row in solutions:
-                bound = {n: _rdflib(row[i], literals) for i, n in enumerate(names) if row[i] is not None}
+                bound = {n: rdflib_term(row[i], literals) for i, n in enumerate(names) if row[i] is not None}
                 p, v, t = bound.pop("path", None), bound.pop("value", None), bound.pop("this", None)
                 if p is None and v is None and t is None:
                     continue
@@ -291,7 +213,7 @@ def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) ->
     store = ox.Store()
     literals = None
     if nt_lines is not None:
-        data = "".join(line[:line.rindex(" <", 0, len(line) - 3)] + " .\n" for line in nt_lines).encode("utf-8")
+        data = triples_text(nt_lines).encode("utf-8")
     else:
         assert graph is not None
         data = graph.serialize(format="nt", encoding="utf-8")

@@ -1,0 +1,255 @@
+"""The canonical N-Quads line, the one text form every stage shares: built, split and read back here only.
+
+A line is ``s p o g .`` + newline: four N-Triples tokens (``kg.rdf.terms``), the graph name an IRI (it
+holds no space, so the last ``" <"`` of a line starts it). The canonical form of a graph is its
+code-point-sorted, duplicate-free list of such lines. Example: ``quad("<s>", "<p>", '"o"', "<g>")`` ->
+``'<s> <p> "o" <g> .\\n'``.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+import orjson
+import pyoxigraph as ox
+
+from ..errors import InputError
+from .terms import iri, lang_lit, lit
+from .vocab import RDF
+
+DEFAULT_GRAPH = "<urn:x-crossref-kg:default>"  # the graph name of a file's default-graph triples
+_FORMATS = {
+    ".nq": ox.RdfFormat.N_QUADS, ".nt": ox.RdfFormat.N_TRIPLES, ".ttl": ox.RdfFormat.TURTLE,
+    ".trig": ox.RdfFormat.TRIG, ".rdf": ox.RdfFormat.RDF_XML, ".xml": ox.RdfFormat.RDF_XML,
+    ".owl": ox.RdfFormat.RDF_XML, ".jsonld": ox.RdfFormat.JSON_LD, ".json": ox.RdfFormat.JSON_LD,
+    # the format names as extensions, as 'kg export -o' accepts them
+    ".nquads": ox.RdfFormat.N_QUADS, ".ntriples": ox.RdfFormat.N_TRIPLES, ".turtle": ox.RdfFormat.TURTLE,
+    ".json-ld": ox.RdfFormat.JSON_LD,
+}
+
+
+# ---------------------------------------------------------------- building
+
+
+def quad(s: str, p: str, o: str, g: str) -> str:
+    """One line of the tokens ``s p o`` in the graph ``g``."""
+    return f"{s} {p} {o} {g} .\n"
+
+
+def quads(triples: Iterable[tuple[str, str, str]], g: str) -> Iterator[str]:
+    """The lines of ``triples`` in the graph ``g`` (``quad`` of each; one generator, no call per triple)."""
+    return (f"{s} {p} {o} {g} .\n" for s, p, o in triples)
+
+
+# ---------------------------------------------------------------- splitting
+
+
+def split_quad(line: str) -> tuple[str, str, str, str]:
+    """``s p o g .`` -> its four tokens (the graph name is an IRI and holds no space)."""
+    spo, g = line.rstrip("\n")[:-2].rsplit(" ", 1)
+    s, p, o = spo.split(" ", 2)
+    return s, p, o, g
+
+
+def split_triple(line: str) -> tuple[str, str, str]:
+    """``s p o .`` -> its three tokens."""
+    s, p, o = line.rstrip("\n")[:-2].split(" ", 2)
+    return s, p, o
+
+
+def triple_key(line: str) -> str:
+    """``s p o g .`` -> ``s p o``: what the lines of one triple in several graphs share."""
+    return line[:line.rindex(" <", 0, len(line) - 3)]
+
+
+def graph_of(line: str) -> str:
+    """``s p o g .`` -> ``g``."""
+    return line.rstrip("\n")[:-2].rsplit(" ", 1)[1]
+
+
+def triples_text(lines: Iterable[str]) -> str:
+    """The N-Triples document of quad lines (graph names dropped; a triple of several graphs repeats)."""
+    return "".join(line[:line.rindex(" <", 0, len(line) - 3)] + " .\n" for line in lines)
+
+
+def triples_from_quads(lines: Iterable[str]) -> Iterator[str]:
+    """Sorted, unique ``s p o .`` lines from sorted quad lines (graph names dropped).
+
+    Sorted quads give sorted triples (a triple's tokens are followed by a space in both forms), and the
+    quads of one triple in several graphs are adjacent, so this streams with a one-line memory."""
+    last = None
+    for line in lines:
+        t = line[:line.rindex(" <", 0, len(line) - 3)] + " .\n"
+        if t != last:
+            yield t
+            last = t
+
+
+def count_triples(lines: Iterable[bytes], last: bytes | None = None) -> tuple[int, bytes | None]:
+    """The distinct triples of sorted quad lines given as bytes (no line break), after the triple ``last``:
+    (their number, the last triple)."""
+    n = 0
+    for line in lines:
+        triple = line.rpartition(b" <")[0]  # (the graph IRI is the last token)
+        if triple != last:
+            n += 1
+            last = triple
+    return n, last
+
+
+# ---------------------------------------------------------------- files
+
+
+def canonical_lines(path: Path) -> Iterator[str]:
+    """The lines of a canonical N-Quads file (as ``kg build`` writes the workspace graph), streamed."""
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        yield from fh
+
+
+def is_canonical(path: Path) -> bool:
+    """Whether an N-Quads file is in crossref-kg's canonical form (as ``kg build`` writes it): sorted,
+    unique lines of IRIs and literals, every statement in a named graph."""
+    last = ""
+    try:
+        with open(path, encoding="utf-8", newline="\n") as fh:
+            for line in fh:
+                if line <= last or not line.startswith("<") or not line.endswith("> .\n") or "_:" in line:
+                    return False
+                last = line
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(last)
+
+
+def rdf_format(path: Path) -> "ox.RdfFormat":
+    """The format of a graph file by its extension (before a .gz: the file is gzipped, as ``kg build -o``
+    writes ``FILE.ttl.gz``)."""
+    named = Path(path.stem) if path.suffix.lower() == ".gz" else path
+    fmt = _FORMATS.get(named.suffix.lower())
+    if fmt is None:
+        raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
+                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (or .nquads, .ntriples, .turtle, .json-ld; gzipped or not)")
+    return fmt
+
+
+def open_graph(path: Path) -> IO[bytes]:
+    """A graph file opened for reading, expanded as a stream when its name ends in .gz."""
+    return gzip.open(path, "rb") if Path(path).suffix.lower() == ".gz" else open(path, "rb")
+
+
+def base_iri(path: Path) -> str:
+    """The base IRI of a graph file: its own file URI (relative IRIs resolve against it, as in other RDF tools)."""
+    return path.resolve().as_uri()
+
+
+def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:
+    """Canonical sorted N-Quads lines of a graph file (any RDF format; relative IRIs against the file's URI);
+    the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins)."""
+    lines = set()
+    try:
+        fmt = rdf_format(path)
+        with open_graph(path) as fh:
+            parser = ox.parse(fh, format=fmt, base_iri=base_iri(path))
+            for q in parser:
+                g = DEFAULT_GRAPH if isinstance(q.graph_name, ox.DefaultGraph) else str(q.graph_name)
+                lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
+            if prefixes is not None:
+                for prefix, ns in (parser.prefixes or {}).items():
+                    prefixes.setdefault(prefix, ns)
+    except FileNotFoundError:
+        raise InputError(str(path), "does not exist", "check the path") from None
+    except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
+        if rdf_format(path) != ox.RdfFormat.JSON_LD:
+            read = None
+        else:
+            with open_graph(path) as fh:
+                read = read_jsonld_lines(fh.read(), DEFAULT_GRAPH)
+        if read is None:
+            raise InputError(str(path), "holds a value too large for the RDF parser",
+                             "convert it to N-Quads or Turtle with another tool and read that") from None
+        return read
+    except (SyntaxError, ValueError, OSError, EOFError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise InputError(str(path), f"is not a readable RDF graph ({first})", "check the file and its format") from None
+    return sorted(lines)
+
+
+def _nt_lit(value: str, datatype: str | None = None, lang: str | None = None) -> str:
+    if lang:
+        return lang_lit(value, lang)
+    return lit(value, iri(datatype) if datatype else None)
+
+
+def read_jsonld_lines(data: bytes, graph: str | None) -> list[str] | None:
+    """The N-Quads lines (all in ``graph``) of a JSON-LD document of the shape ``write_jsonld`` writes (a
+    context of prefixes, a flat ``@graph`` of node objects, each maybe resetting the context), read without a
+    JSON-LD processor's buffer limit; None when the document is of another shape (a general JSON-LD
+    processor must read it). ``graph`` None gives N-Triples lines."""
+    g = f" {graph} .\n" if graph else " .\n"
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(doc, dict) or set(doc) - {"@context", "@graph"} or not isinstance(doc.get("@graph"), list):
+        return None
+    ctx = doc.get("@context", {})
+    if not isinstance(ctx, dict) or any(not isinstance(v, str) or not v.endswith(("/", "#")) or k.startswith("@")
+                                        for k, v in ctx.items()):
+        return None
+    out: set[str] = set()
+
+    def expand(term: str, prefixes: dict[str, str]) -> str:
+        scheme, colon, rest = term.partition(":")
+        if colon and scheme in prefixes and not rest.startswith("//"):
+            return prefixes[scheme] + rest
+        return term
+
+    def ref(value: str, prefixes: dict[str, str]) -> str | None:
+        if value.startswith("_:"):
+            return value
+        full = expand(value, prefixes)
+        return iri(full) if ":" in full else None
+
+    def obj(v: object, prefixes: dict[str, str]) -> str | None:
+        if isinstance(v, str):
+            return _nt_lit(v)
+        if not isinstance(v, dict):
+            return None
+        if set(v) == {"@id"} and isinstance(v["@id"], str):
+            return ref(v["@id"], prefixes)
+        if "@value" in v and isinstance(v["@value"], str) and set(v) <= {"@value", "@type", "@language"}:
+            dt = v.get("@type")
+            lang = v.get("@language")
+            if (dt is not None and not isinstance(dt, str)) or (lang is not None and not isinstance(lang, str)):
+                return None
+            return _nt_lit(v["@value"], expand(dt, prefixes) if dt else None, lang)
+        return None
+
+    for node in doc["@graph"]:
+        if not isinstance(node, dict) or not isinstance(node.get("@id"), str):
+            return None
+        if "@context" in node and node["@context"] is not None:
+            return None
+        prefixes = {} if "@context" in node else ctx
+        s = ref(node["@id"], prefixes)
+        if s is None:
+            return None
+        for key, values in node.items():
+            if key in ("@context", "@id"):
+                continue
+            for v in values if isinstance(values, list) else [values]:
+                if key == "@type":
+                    if not isinstance(v, str) or (o := ref(v, prefixes)) is None:
+                        return None
+                    out.add(f"{s} {RDF.type} {o}{g}")
+                    continue
+                if key.startswith("@"):
+                    return None
+                p, o = ref(key, prefixes), obj(v, prefixes)
+                if p is None or o is None or p.startswith("_:"):
+                    return None
+                out.add(f"{s} {p} {o}{g}")
+    return sorted(out)
