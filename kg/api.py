@@ -5,38 +5,49 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from dataclasses import dataclass
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
 
 from . import export
 from . import fetch as fetching
-from .infra import faults, outputs
 from .build.memory import Report as BuildReport
-from .infra.workers import Forked, forking_works
-from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
-from .rdf.ids import DEFAULT_BASE
-from .map.context import ContextSpec
-from .infra.net import DEFAULT_MAX_BYTES
-from .infra.text import plural
-from .query.stored import Results, bound_text, check_local, find_query, is_plain_query_file, paged, shift_error_lines, sorted_lists, with_standard_prefixes
-from .validate import Report, in_shards, validate_collected, validate_file
-from .ingest.read import display_path, spool
 from .build.stream import build_stream, scratch_dir
 from .build.tuning import Tuning
+from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
+from .infra import faults, outputs
+from .infra.net import DEFAULT_MAX_BYTES
+from .infra.text import plural
+from .infra.workers import Forked, forking_works
+from .ingest.read import display_path, spool
+from .map.context import ContextSpec
 from .query.backends import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib
+from .query.stored import (
+    Results,
+    bound_text,
+    check_local,
+    find_query,
+    is_plain_query_file,
+    paged,
+    shift_error_lines,
+    sorted_lists,
+    with_standard_prefixes,
+)
+from .rdf.ids import DEFAULT_BASE
 from .rdf.nquads import canonical_lines, count_triples, is_canonical, read_graph_lines
+from .validate import Report, in_shards, validate_collected, validate_file
 
+# isort: split
 # what the CLI shows and offers, named here so that it needs kg.api alone: the export formats, the results
 # renderer and the width it fits, the stored queries, the default inputs and the default API URL of kg fetch
-from .export import FORMATS  # noqa: E402,F401
-from .query.stored import render, stored_queries  # noqa: E402,F401
-from .query.table import terminal_width  # noqa: E402,F401
-from .resources import seeds_dir  # noqa: E402,F401
-from .fetch import DEFAULT_API_URL  # noqa: E402,F401
+from .export import FORMATS  # noqa: F401
+from .fetch import DEFAULT_API_URL  # noqa: F401
+from .query.stored import render, stored_queries  # noqa: F401
+from .query.table import terminal_width  # noqa: F401
+from .resources import seeds_dir  # noqa: F401
 
 WORKSPACE_ENV = "KG_HOME"
 AUTO_SAMPLE = 1000  # --validate auto: the whole graph up to this many records, else a sample of this size

@@ -18,12 +18,12 @@ from typing import IO
 
 import orjson
 
-from .infra import outputs
 from .errors import UsageError
-from .resources import data_file
+from .infra import outputs
 from .rdf.nquads import canonical_lines, split_quad, split_triple, triples_from_quads
 from .rdf.terms import literal_parts
 from .rdf.vocab import RDF, Prefixer
+from .resources import data_file
 
 RDF_TYPE = RDF.type
 FORMATS = {

@@ -31,8 +31,8 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 import orjson
 
 from . import __version__
-from .infra import net
 from .errors import InputError, KgError, UsageError
+from .infra import net
 from .infra.outputs import atomic_writer
 from .ingest.normalize import normalize_doi
 from .ingest.read import display_path, iter_records

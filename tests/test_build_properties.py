@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SAMPLES, SEEDS
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLES, SEEDS
 from kg import api
 from kg.ingest.normalize import KNOWN_FIELDS
 

@@ -13,8 +13,8 @@ from typing import Any
 import pyoxigraph
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLES, SEEDS
+
 from kg.cli import main
 
 pyld = pytest.importorskip("pyld")

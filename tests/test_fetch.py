@@ -28,7 +28,7 @@ from click.testing import CliRunner, Result
 from kg import __version__, api
 from kg import fetch as fetching
 from kg.cli.fetch import fetch as fetch_cmd
-from kg.fetch import Client, RateLimiter, doi_of_file, file_name, fetch_works, parse_doi, retry_after, works_url
+from kg.fetch import Client, RateLimiter, doi_of_file, fetch_works, file_name, parse_doi, retry_after, works_url
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 DATA = Path(__file__).resolve().parent / "data" / "fetch"

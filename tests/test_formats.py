@@ -10,18 +10,17 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
+from conftest import CHECK_VOCAB, ROOT, SAMPLES, SEEDS, VOCAB
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import Dataset, Graph
 from rdflib.compare import isomorphic
 
 from kg import export
-from kg.rdf import vocab
-from kg.rdf.nquads import triples_from_quads
 from kg.build.memory import build_graph
 from kg.map.context import Context
-
-from conftest import CHECK_VOCAB, ROOT, SAMPLES, SEEDS, VOCAB
+from kg.rdf import vocab
+from kg.rdf.nquads import triples_from_quads
 
 SAMPLE_FILES = sorted(p for p in SAMPLES.rglob("*.json"))
 RDFLIB_FORMATS = {"turtle": "turtle", "json-ld": "json-ld", "nt": "nt", "nquads": "nquads", "trig": "trig",

@@ -23,9 +23,9 @@ from typing import Any
 import pyoxigraph
 import pytest
 from click.testing import CliRunner
+from conftest import SAMPLES, SEEDS
 
 import kg.ingest.read
-from conftest import SAMPLES, SEEDS
 from kg.cli import main
 
 SEED = 22  # fixed: the same corpus on every run

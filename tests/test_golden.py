@@ -10,14 +10,13 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SEEDS
 from rdflib import Graph, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from kg.build.memory import build_graph
-from kg.rdf.nquads import triples_from_quads
 from kg.map.context import Context
-
-from conftest import ROOT, SEEDS
+from kg.rdf.nquads import triples_from_quads
 
 GOLDEN = ROOT / "tests" / "golden"
 VERSION = URIRef("https://schema.org/softwareVersion")

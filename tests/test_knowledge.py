@@ -15,10 +15,10 @@ from click.testing import CliRunner
 
 from kg.build.memory import build_graph
 from kg.cli import main
-from kg.rdf.ids import Minter
 from kg.map.context import Context
 from kg.map.orgs import org_key
 from kg.model import Reference, Source, Work
+from kg.rdf.ids import Minter
 from kg.refs.named import Mention, decide, mention_of, recognise
 from kg.refs.parse import parse_reference
 from kg.refs.resolve import resolve_works

@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from kg.errors import InputError
 from kg.export import WRITERS
+from kg.ingest.normalize import normalize
+from kg.ingest.read import Ignored, iter_records
 from kg.map import map_work
 from kg.map.context import Context
 from kg.model import Source
-from kg.ingest.normalize import normalize
-from kg.ingest.read import Ignored, iter_records
 
 HERE = Path(__file__).resolve()
 SEEDS_DIR = HERE.parents[1] / "seeds"

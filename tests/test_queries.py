@@ -41,11 +41,10 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 from click.testing import CliRunner, Result
+from conftest import ROOT, SEEDS
 
 from kg.cli import main
 from kg.query.stored import PARAM_TYPES, bound_text, stored_queries
-
-from conftest import ROOT, SEEDS
 
 GOLDEN = ROOT / "tests" / "golden" / "queries"
 QUERIES = ROOT / "queries"

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLES
+
 from kg.cli import main
 
 GOOD = SAMPLES / "standard_2640440.json"

@@ -6,15 +6,14 @@ import json
 import random
 
 import pytest
+from conftest import ROOT, SAMPLES, SEEDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.rdf.ids import Minter
 from kg.model import PartialDate, Reference, Source, Work
+from kg.rdf.ids import Minter
 from kg.refs.parse import parse_reference, parse_text, title_key
 from kg.refs.resolve import normalize_url, resolve_works
-
-from conftest import ROOT, SAMPLES, SEEDS
 
 M = Minter()
 

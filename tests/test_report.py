@@ -89,6 +89,11 @@ def report(seed: Seed, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, 
     return out, out.read_text(encoding="utf-8"), r
 
 
+def strip(s: str) -> str:
+    """The page without its commands and its validation summary: the part that is the same from every source."""
+    return re.sub(r"<code>[^<]*</code>", "", re.sub(r"<h3>Validation</h3>.*?</section>", "", s, flags=re.S))
+
+
 def test_writes_one_file_and_says_so(report: tuple[Path, str, Result]) -> None:
     out, text, r = report
     assert r.exit_code == 0
@@ -226,7 +231,6 @@ def test_graph_files_and_store_give_the_same_page_but_their_commands(seed: Seed,
     assert r.exit_code == 0, r.output
     page = ws.read_text(encoding="utf-8")
     # the same numbers from each source; only the commands (and the validation summary) differ
-    strip = lambda s: re.sub(r"<code>[^<]*</code>", "", re.sub(r"<h3>Validation</h3>.*?</section>", "", s, flags=re.S))
     assert strip(by_file.read_text(encoding="utf-8")) == strip(page)
     assert strip(by_store.read_text(encoding="utf-8")) == strip(page)
     assert f"kg query tools --store {store}" in by_store.read_text(encoding="utf-8")
@@ -338,7 +342,6 @@ def test_an_endpoint_gives_the_same_page_but_its_commands(seed: Seed, endpoint: 
     assert seed.run("report", "-o", str(ws)).exit_code == 0
     r = seed.run("report", "--endpoint", endpoint, "-o", str(by_endpoint))
     assert r.exit_code == 0, r.output
-    strip = lambda s: re.sub(r"<code>[^<]*</code>", "", re.sub(r"<h3>Validation</h3>.*?</section>", "", s, flags=re.S))
     text = by_endpoint.read_text(encoding="utf-8")
     assert strip(text) == strip(ws.read_text(encoding="utf-8"))
     assert f"kg query tools --endpoint {endpoint}" in text

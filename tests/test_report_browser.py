@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from chromium import Chromium, available
 from test_report import Seed, report, seed  # noqa: F401 - the module fixtures
 

@@ -18,23 +18,22 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import ROOT, SAMPLES, SEEDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.infra import extsort
-from kg.ingest import read
 from kg.build import stream
 from kg.build.memory import build_graph
-from kg.cli import main
-from kg.errors import KgError
-from kg.rdf.terms import lit
-from kg.rdf.ids import DEFAULT_BASE
-from kg.map.context import Context, ContextSpec
 from kg.build.stream import build_stream
 from kg.build.tuning import Tuning
+from kg.cli import main
+from kg.errors import KgError
+from kg.infra import extsort
+from kg.ingest import read
+from kg.map.context import Context, ContextSpec
+from kg.rdf.ids import DEFAULT_BASE
+from kg.rdf.terms import lit
 from kg.validate import data_graph, load_shapes, validate, validate_sharded
-
-from conftest import ROOT, SAMPLES, SEEDS
 
 SYNTH = ROOT / "bench" / "synth.py"
 SHARED_GRAPHS = {f"<{DEFAULT_BASE}graph/{g}>" for g in ("knowledge", "tools", "topics")}

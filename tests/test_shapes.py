@@ -30,14 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES, SEEDS
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
 from kg.build.memory import build_graph
 from kg.map.context import Context
 from kg.validate import Report, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
-
-from conftest import SAMPLES, SEEDS
 
 BASE = "https://w3id.org/crossref-kg/"
 KGSH = "https://w3id.org/crossref-kg/shapes#"

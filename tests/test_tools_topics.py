@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.model import Reference
-from kg.refs.parse import parse_reference
 from kg.refs.named import mention_of
+from kg.refs.parse import parse_reference
 from kg.refs.tools import Catalogue
 from kg.refs.topics import concepts
 

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import SEEDS
 from rdflib import Graph
 from rdflib.namespace import SH
 
 from kg.cli import main
-
-from conftest import SEEDS
 
 RECORD = {"DOI": "10.5555/val.1", "type": "journal-article", "title": ["Validating graphs"],
           "author": [{"given": "Ana", "family": "Lima", "sequence": "first", "affiliation": [],
@@ -121,6 +120,7 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
     seeds and on every shared sample, including nodes that several records describe. (The whole graph is
     validated by both engines, the suite's default, which must agree; the shards by the default engine.)"""
     from conftest import SAMPLES
+
     from kg.build.memory import build_graph
     from kg.map.context import Context
     from kg.validate import data_graph, load_shapes, validate, validate_sharded

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 import pyoxigraph
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import SH
 
-from kg.validate import core as validate_core
 from kg.rdf.convert import rdflib_triples
-from kg.validate import sparql as validate_sparql
+from kg.validate import core as validate_core
 from kg.validate import load_shapes
+from kg.validate import sparql as validate_sparql
 from kg.validate.engine import _validate_fast
 from kg.validate.engine_pyshacl import validate_pyshacl
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import SHARED
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH, Namespace
@@ -24,8 +25,6 @@ from rdflib.namespace import RDF, SH, Namespace
 from kg.cli import main
 from kg.errors import KgError
 from kg.validate import Declined, validate
-
-from conftest import SHARED
 
 SUITE = SHARED / "w3c-shacl" / "data-shapes-test-suite" / "tests"
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..rdf.nquads import quads, split_quad
 from ..infra import faults
 from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from ..infra.outputs import alive
@@ -34,6 +33,7 @@ from ..ingest.works import Item, each_work
 from ..map import map_work
 from ..map.context import Context, ContextSpec
 from ..map.shared import Used, add_shared, cited_triples, merge_shared, shared_lines
+from ..rdf.nquads import quads, split_quad
 from ..refs.enrich import enrich
 from ..refs.named import work_mentions
 from ..refs.parse import ParsedRef

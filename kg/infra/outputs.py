@@ -16,10 +16,10 @@ workspace for writing, so the outputs end all new, never mixed.
 from __future__ import annotations
 
 import errno
-import json
 import fcntl
 import gzip
 import io
+import json
 import os
 import re
 import secrets
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from . import faults
 from ..errors import KgError
+from . import faults
 
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # no room: a full disk, a quota, a file size limit
 STDOUT = ("-", "/dev/stdout")

@@ -14,9 +14,27 @@ from functools import cache
 from typing import Any
 
 from ..errors import InputError
-from ..resources import type_table
+from ..model import (
+    Affiliation,
+    Assertion,
+    ClinicalTrial,
+    Contributor,
+    Event,
+    Funder,
+    Funding,
+    Institution,
+    License,
+    Link,
+    PartialDate,
+    Project,
+    Reference,
+    Relation,
+    Source,
+    Update,
+    Work,
+)
 from ..rdf.terms import decimal
-from ..model import Affiliation, Assertion, ClinicalTrial, Contributor, Event, Funder, Funding, Institution, License, Link, PartialDate, Project, Reference, Relation, Source, Update, Work
+from ..resources import type_table
 
 # Digits are ASCII digits everywhere ([0-9], never \d or str.isdigit(), which take "٥" and "²"): the shapes
 # and the XSD datatypes want [0-9].
@@ -547,7 +565,7 @@ def _id_ok(key: str, n: str) -> bool:
 def _typed_ids(f: _Fields, raw: dict[str, Any], key: str, type_key: str,
                norm: Callable[[str], str | None]) -> tuple[tuple[str, str | None], ...]:
     types: dict[str, str] = {}
-    for path, t in f.objects(raw, type_key, type_key):
+    for _path, t in f.objects(raw, type_key, type_key):
         v, kind = t.get("value"), t.get("type")
         if isinstance(v, str) and isinstance(kind, str):
             n = norm(v)

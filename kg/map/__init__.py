@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from ..model import Work
 from ..refs.enrich import Knowledge
+from . import contributors, funding, provenance, references, relations, rights, venue
+from . import knowledge as knowledge_mapper
+from . import work as work_mapper
 from .context import Context
-from . import contributors, funding, knowledge as knowledge_mapper, provenance, references, relations, rights, venue, work as work_mapper
 
 Triple = tuple[str, str, str]
 

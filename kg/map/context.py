@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from .. import __version__
 from ..rdf.ids import DEFAULT_BASE, Minter
-from ..resources import type_table
-from ..rdf.vocab import PREFIXES, ClosedNamespace, ALL_NAMESPACES
+from ..rdf.vocab import ALL_NAMESPACES, PREFIXES, ClosedNamespace
 from ..refs.tools import Catalogue
+from ..resources import type_table
 
 _BY_PREFIX: dict[str, ClosedNamespace] = {
     p: ns for p, base in PREFIXES.items() for ns in ALL_NAMESPACES if ns.base == base

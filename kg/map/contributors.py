@@ -8,8 +8,8 @@ else a node of that role; schema:author/editor/translator/contributor link work 
 
 from __future__ import annotations
 
-from ..rdf.ids import Minter
 from ..model import Affiliation, Contributor, Institution, Work
+from ..rdf.ids import Minter
 from ..rdf.terms import XSD_INTEGER, boolean, iri_from_url, lit
 from ..rdf.vocab import FOAF, FRAPO, KG, ORCID, PRO, RDF, ROR, SDO
 from .common import Triple, add_str

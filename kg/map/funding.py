@@ -8,13 +8,13 @@ work by frapo:isFundedBy and schema:funding.
 
 from __future__ import annotations
 
-from ..rdf.ids import Minter, name_key
 from ..model import Funder, Work
+from ..rdf.ids import Minter, name_key
 from ..rdf.terms import decimal, lit
 from ..rdf.vocab import DCTERMS, FRAPO, KG, PRISM, RDF, SDO
-from .common import date_lit
-from .common import Triple, add_str
+from .common import Triple, add_str, date_lit
 from .context import Context
+
 
 def funder_node(m: Minter, f: Funder, fallback: tuple[str, ...]) -> tuple[str, str, list[Triple]]:
     """(node, key used in grant IRIs, triples) for a funder; ``fallback`` keys a funder with neither DOI nor name."""

@@ -9,15 +9,15 @@ kg:tiedWithPrimary true when it scored as high as the primary); work kg:inTopic 
 
 from __future__ import annotations
 
-from ..rdf.ids import Minter
 from ..model import Work
+from ..rdf.ids import Minter
+from ..rdf.terms import boolean, decimal, lit
+from ..rdf.vocab import DCTERMS, KG, RDF, TOPIC
+from ..refs.enrich import Knowledge
 from ..refs.named import Named
 from ..refs.tools import Tool
 from ..refs.topics import concepts
-from ..rdf.terms import boolean, decimal, lit
-from ..rdf.vocab import DCTERMS, KG, RDF, TOPIC
 from .common import Triple
-from ..refs.enrich import Knowledge
 from .context import Context
 
 

@@ -14,8 +14,8 @@ from ..model import Reference, Work
 from ..rdf.ids import DOI_RESOLVER
 from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
 from ..rdf.vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
-from .common import Triple, add_str, url_obj
 from ..refs.enrich import Knowledge
+from .common import Triple, add_str, url_obj
 from .context import Context
 from .knowledge import tool_node, tool_segments
 

@@ -8,8 +8,8 @@ organisation ``{base}publisher/member/{member}``.
 
 from __future__ import annotations
 
-from ..rdf.ids import name_key
 from ..model import Work
+from ..rdf.ids import name_key
 from ..rdf.terms import lit
 from ..rdf.vocab import DCTERMS, FABIO, FOAF, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit

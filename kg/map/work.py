@@ -7,9 +7,8 @@ issued -> dcterms:issued/schema:datePublished (+ fabio:hasPublicationYear), prec
 
 from __future__ import annotations
 
-
 from ..model import Work
-from ..rdf.terms import XSD_ANYURI, XSD_DATETIME, XSD_LANGUAGE, XSD_INTEGER, boolean, lit
+from ..rdf.terms import XSD_ANYURI, XSD_DATETIME, XSD_INTEGER, XSD_LANGUAGE, boolean, lit
 from ..rdf.vocab import DCTERMS, FABIO, FRAPO, FRBR, KG, PRISM, RDF, SDO
 from .common import Triple, add_str, date_lit, url_obj, year_lit
 from .context import Context

@@ -16,10 +16,10 @@ import orjson
 import pyoxigraph as ox
 
 from .. import __version__
-from ..infra import net
 from ..errors import InputError, QueryError, UsageError
-from ..rdf.nquads import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines, triples_from_quads
+from ..infra import net
 from ..rdf import vocab
+from ..rdf.nquads import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines, triples_from_quads
 from ..rdf.terms import token_value
 from .stored import Cell, Results
 

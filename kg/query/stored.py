@@ -23,10 +23,10 @@ import orjson
 
 from ..errors import QueryError
 from ..rdf.ids import DEFAULT_BASE, Minter
-from ..resources import data_file, queries_dir
-from .table import is_identifier, table
 from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit, token_value
 from ..rdf.vocab import PREFIXES, TOPIC, XSD, XSD_STRING
+from ..resources import data_file, queries_dir
+from .table import is_identifier, table
 
 PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)

@@ -15,13 +15,13 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 from difflib import SequenceMatcher
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..rdf.ids import Minter, name_key
 from ..model import Reference, Work
+from ..rdf.ids import Minter, name_key
 from .parse import ParsedRef, fold, name_tokens, parse_reference, title_key
 
 FUZZY_THRESHOLD = 0.93

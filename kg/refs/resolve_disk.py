@@ -29,7 +29,25 @@ from ..infra.workers import quiet_worker
 from ..rdf.ids import Minter
 from .named import Mention, Named, decide_one
 from .parse import ParsedRef
-from .resolve import CitedInfo, Feat, Known, Resolution, catalogue_known, earlier_version, emit_group, kind_of, first_word, fuzzy_block_key, fuzzy_merges, id_score, near_titles, preprint_link, title_clusters, title_matcher, url_matcher
+from .resolve import (
+    CitedInfo,
+    Feat,
+    Known,
+    Resolution,
+    catalogue_known,
+    earlier_version,
+    emit_group,
+    first_word,
+    fuzzy_block_key,
+    fuzzy_merges,
+    id_score,
+    kind_of,
+    near_titles,
+    preprint_link,
+    title_clusters,
+    title_matcher,
+    url_matcher,
+)
 
 SEP = "\x1f"
 PARSED_FIELDS = ("title", "authors", "year", "venue", "urls", "arxiv", "doi", "doi_in_text", "accessed", "style")

@@ -22,12 +22,12 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, SKOS
 
 from ..errors import InputError
-from ..model import Work
 from ..ingest.normalize import normalize_doi
-from .parse import fold
+from ..model import Work
 from ..rdf.terms import token_value
 from ..rdf.vocab import KG, TOPIC
 from ..resources import data_file
+from .parse import fold
 
 FIELD_WEIGHTS = {"title": 3.0, "title-target": 1.5, "subtitle": 2.0, "venue": 1.5, "subject": 1.5, "abstract": 1.0}
 STRONG = 3.0

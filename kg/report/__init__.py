@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KgError
-from ..infra.outputs import atomic_writer
 from ..infra.net import DEFAULT_MAX_BYTES
+from ..infra.outputs import atomic_writer
 from .network import to_dot, to_graphml
 from .source import Source
 

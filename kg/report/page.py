@@ -9,8 +9,8 @@ from itertools import combinations
 
 from .. import __version__
 from ..rdf.ids import DOI_RESOLVER
-from ..resources import data_file
 from ..refs.topics import concepts
+from ..resources import data_file
 from . import svg
 from .data import Corpus, Pair, Tool, tool_key, work_key
 from .network import Network, Node

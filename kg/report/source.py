@@ -17,10 +17,10 @@ import pyoxigraph
 
 from .. import api
 from ..errors import KgError, UsageError
-from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
 from ..infra.net import DEFAULT_MAX_BYTES
-from ..query.stored import Cell, Results, bound_text, check_local, find_query, sorted_lists
 from ..query.backends import load_store, open_disk_store, query_oxigraph
+from ..query.stored import Cell, Results, bound_text, check_local, find_query, sorted_lists
+from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
 
 
 class Source:

@@ -26,7 +26,6 @@ from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Report, Result, ordered
 from .shapes import load_shapes, shapes_of
 
-
 Shard = tuple[list[str], "list[str] | None"]  # (lines, focus nodes whose results count, or None for all)
 
 
