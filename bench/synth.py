@@ -750,7 +750,7 @@ def orcid_check_digit(base15: str) -> str:
 
 
 def issn_check_digit(base7: str) -> str:
-    s = sum(int(c) * w for c, w in zip(base7, range(8, 1, -1)))
+    s = sum(int(c) * w for c, w in zip(base7, range(8, 1, -1), strict=True))
     r = (11 - s % 11) % 11
     return "X" if r == 10 else str(r)
 

@@ -92,7 +92,7 @@ def assert_lines(text: str, expected: list[str | re.Pattern[str]]) -> None:
     """Every line of ``text`` equals (str) or fully matches (pattern) the expected line, none more."""
     lines = text.splitlines()
     assert len(lines) == len(expected), f"expected {len(expected)} lines, got:\n{text}"
-    for got, want in zip(lines, expected):
+    for got, want in zip(lines, expected, strict=True):
         if isinstance(want, re.Pattern):
             assert want.fullmatch(got), f"line {got!r} does not match {want.pattern!r}"
         else:

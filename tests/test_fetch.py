@@ -403,7 +403,7 @@ def test_requests_in_flight_are_bounded(local_api: Api, cwd: Path) -> None:
 def chain(api: Api, n: int) -> list[str]:
     """DOIs d0 -> d1 -> ... (each cites the next), all served."""
     dois = [f"10.5555/chain.{i}" for i in range(n)]
-    for doi, nxt in zip(dois, [*dois[1:], None]):
+    for doi, nxt in zip(dois, [*dois[1:], None], strict=True):
         api.serve(doi, record(doi, (nxt,) if nxt else ()))
     return dois
 

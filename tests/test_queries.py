@@ -754,7 +754,7 @@ def test_kg_queries_lists_every_stored_query(seed: Seed) -> None:
     stored = stored_queries()
     listed = [line.split("  ", 1)[0] for line in lines]
     assert sorted(listed) == NAMES == sorted(stored) and len(listed) == len(NAMES)
-    for line, name in zip(lines, listed):
+    for line, name in zip(lines, listed, strict=True):
         assert line.startswith(f"{name}  {stored[name].description}")
         for p in stored[name].params:
             assert f"{p.name} ({p.type}, default {p.default})" in line

@@ -558,7 +558,7 @@ def render(res: Results, fmt: str, width: int | None = None) -> str:
         bindings = []
         for row in res.rows:
             b = {}
-            for col, c in zip(res.columns, row):
+            for col, c in zip(res.columns, row, strict=True):
                 if c is None:
                     continue
                 kind, value, dt, lang = c

@@ -49,15 +49,15 @@ def table(columns: list[str], rows: list[list[str]], ident: list[bool], width: i
                 break
             i = max(shrinkable, key=lambda j: (widths[j], -j))
             widths[i] -= 1
-    shortened = any(w < f for w, f in zip(widths, full))
+    shortened = any(w < f for w, f in zip(widths, full, strict=True))
 
     def fit(text: str, w: int) -> str:
         return text if len(text) <= w else text[: max(w - 1, 0)] + "…"
 
     gap = " " * GAP
-    lines = [gap.join(fit(c, w).ljust(w) for c, w in zip(columns, widths)).rstrip()]
+    lines = [gap.join(fit(c, w).ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
     lines.append(gap.join("-" * w for w in widths))
-    lines += [gap.join(fit(t, w).ljust(w) for t, w in zip(r, widths)).rstrip() for r in rows]
+    lines += [gap.join(fit(t, w).ljust(w) for t, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     if shortened:
         lines.append(HINT)

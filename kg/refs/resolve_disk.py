@@ -371,7 +371,7 @@ class _Steps:
         paths = [r.path.with_name(f"{r.path.stem}-part{i}.sqlite") for i in range(self.parts)]
         futures = [self.pool.submit(_run_part, step, str(r.path), str(path), f"part({column}) = {i}", self.parts,
                                     r.minter.base) for i, path in enumerate(paths)]
-        for future, path in zip(futures, paths):
+        for future, path in zip(futures, paths, strict=True):
             future.result()
             r.db.execute("ATTACH DATABASE ? AS part", (str(path),))
             for table in PART_TABLES:

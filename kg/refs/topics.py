@@ -233,7 +233,7 @@ def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[As
         if rivals:
             ends = [descend(x) for x in rivals]
             tied.extend(ends)
-            named = ", ".join(x if x == e else f"{x} ({e})" for x, e in zip(rivals, ends))
+            named = ", ".join(x if x == e else f"{x} ({e})" for x, e in zip(rivals, ends, strict=True))
             notes.append(f"tied with {named} at {best:.2f}; chosen by "
                          + ("more pieces of evidence" if _pieces(node) != _pieces(rivals[0]) else
                             "more specific evidence" if _deepest(node, direct) != _deepest(rivals[0], direct)

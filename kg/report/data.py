@@ -229,7 +229,7 @@ def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_c
         # (tools-cited-by-both gives one row per tool of these rows: the tools cited by both sides)
         both = sorted({r.tool_iri for r in rows})
 
-        def members(fam: str, side: str) -> list[str]:
+        def members(fam: str, side: str, rows: list[HeadlineRow]) -> list[str]:
             found = {r.doi for r in rows if r.side == side}
             for w in works.values():
                 for cid, *_ in w.primary:
@@ -237,5 +237,5 @@ def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_c
                         found.add(w.doi)
             return sorted(found)
 
-        out.append(Pair(a, b, label[a], label[b], rows, both, members(a, "a"), members(b, "b")))
+        out.append(Pair(a, b, label[a], label[b], rows, both, members(a, "a", rows), members(b, "b", rows)))
     return out

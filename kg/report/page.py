@@ -211,7 +211,7 @@ class Page:
         for t in tools:
             tool = c.tools[t]
 
-            def cell(doi: str, side: str) -> str:
+            def cell(doi: str, side: str, t: str, tool: Tool) -> str:
                 if (t, doi) in ev_id:
                     n = len(evidence[(t, doi)])
                     return (f'<td class="cell {side}"><a href="#{e(ev_id[(t, doi)])}" title="{e(tool.name)}: '
@@ -223,8 +223,8 @@ class Page:
                 return f'<td class="cell {side}"></td>'
 
             rows.append(f'<tr class="{"both" if t in both else "one"}"><th class="tool">{tool_link(tool)} '
-                        f'<small>{e(tool.category)}</small></th>' + "".join(cell(d, "a") for d in pa) +
-                        '<td class="gap"></td>' + "".join(cell(d, "b") for d in pb) + "</tr>")
+                        f'<small>{e(tool.category)}</small></th>' + "".join(cell(d, "a", t, tool) for d in pa) +
+                        '<td class="gap"></td>' + "".join(cell(d, "b", t, tool) for d in pb) + "</tr>")
         n_tools = len(self._all_matrix_tools(p))
         table = (f'<div class="wide"><table class="matrix" id="matrix-{e(p.id)}"><thead>{head1}{head2}</thead>'
                  f'<tbody>{"".join(rows)}</tbody></table></div>')

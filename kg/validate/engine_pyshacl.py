@@ -37,7 +37,7 @@ def quiet_libraries() -> Iterator[None]:
             warnings.simplefilter("ignore")
             yield
     finally:
-        for lg, (level, propagate) in zip(loggers, levels):
+        for lg, (level, propagate) in zip(loggers, levels, strict=True):
             lg.setLevel(level)
             lg.propagate = propagate
 
