@@ -130,7 +130,7 @@ def prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
     return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
 
 
-def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: bool,
+def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: bool,  # noqa: C901 - one evaluation run read top to bottom: build, load, score, print
              top_level: set[str] | None = None) -> dict[str, float]:
     result = build_graph(inputs, Context.create())
     store = ox.Store()

@@ -360,7 +360,7 @@ def looks_like_work(raw: Any) -> bool:
     return isinstance(raw, dict) and ("DOI" in raw or ("type" in raw and ("title" in raw or "URL" in raw)))
 
 
-def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
+def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901 - one pass over the record's fields; the split into _dates/_venue/_people/_extras is its own step (target layout)
     """One raw Crossref work object -> (Work, warnings). Raises InputError when the record is unusable."""
     where = source.where()
     if not isinstance(raw, dict):

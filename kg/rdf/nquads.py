@@ -183,7 +183,7 @@ def _nt_lit(value: str, datatype: str | None = None, lang: str | None = None) ->
     return lit(value, iri(datatype) if datatype else None)
 
 
-def read_jsonld_lines(data: bytes, graph: str | None) -> list[str] | None:
+def read_jsonld_lines(data: bytes, graph: str | None) -> list[str] | None:  # noqa: C901 - each branch rejects one shape the fast reader does not know (it returns None then)
     """The N-Quads lines (all in ``graph``) of a JSON-LD document of the shape ``write_jsonld`` writes (a
     context of prefixes, a flat ``@graph`` of node objects, each maybe resetting the context), read without a
     JSON-LD processor's buffer limit; None when the document is of another shape (a general JSON-LD

@@ -461,7 +461,7 @@ class Resolver:
         for index, p in parsed.items():
             self.parsed[(work.doi, index)] = p
 
-    def resolve_compact(self) -> tuple[dict[tuple[str, int], Res], list[CitedInfo]]:
+    def resolve_compact(self) -> tuple[dict[tuple[str, int], Res], list[CitedInfo]]:  # noqa: C901 - the resolution steps in order, sharing one result dict; splitting them is a refactor of its own
         refs = sorted(self.feats, key=lambda r: (r.citing, r.index))
         out: dict[tuple[str, int], Res] = {}
         # 1. identifiers

@@ -182,7 +182,7 @@ class Catalogue:
             hit = self._memo[key] = self._recognise(parsed, cited_doi, text)
         return list(hit)
 
-    def _recognise(self, parsed: ParsedRef, cited_doi: str | None, text: str) -> tuple[ToolMatch, ...]:
+    def _recognise(self, parsed: ParsedRef, cited_doi: str | None, text: str) -> tuple[ToolMatch, ...]:  # noqa: C901 - the recognisers in priority order, sharing one keep()
         found: dict[str, ToolMatch] = {}
 
         def keep(m: ToolMatch) -> None:
