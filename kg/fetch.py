@@ -59,7 +59,10 @@ _COMMENT = re.compile(r"(?:^|\s+)#.*$")
 def parse_doi(text: str) -> str | None:
     """The lower-cased DOI in ``10.x/y``, ``doi:10.x/y`` or a doi.org URL, or None when it is not one.
 
-    Example: ``parse_doi("https://doi.org/10.1145/3341301.3359646")`` -> ``"10.1145/3341301.3359646"``
+    Example:
+
+    >>> parse_doi("https://doi.org/10.1145/3341301.3359646")
+    '10.1145/3341301.3359646'
     """
     value = text.strip()
     if value.lower().startswith(("http://", "https://")):
@@ -107,7 +110,10 @@ def file_name(doi: str) -> str:
     """The record file of a DOI: the lower-cased DOI with every byte outside [a-z0-9._-] written %xx,
     plus ``.json``; a name over 200 characters becomes ``sha256-<hex of the DOI>.json``.
 
-    Example: ``file_name("10.1145/3341301.3359646")`` -> ``"10.1145%2f3341301.3359646.json"``
+    Example:
+
+    >>> file_name("10.1145/3341301.3359646")
+    '10.1145%2f3341301.3359646.json'
     """
     key = doi.lower()
     name = "".join(c if c in _SAFE else "".join(f"%{b:02x}" for b in c.encode("utf-8")) for c in key) + ".json"
@@ -178,7 +184,10 @@ def other_record(body: bytes, doi: str) -> str | None:
 def retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` value (delta-seconds or an HTTP-date), None when unreadable.
 
-    Example: ``retry_after("2")`` -> ``2.0``
+    Example:
+
+    >>> retry_after("2")
+    2.0
     """
     if not value:
         return None

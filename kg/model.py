@@ -9,7 +9,13 @@ from dataclasses import dataclass, field
 class PartialDate:
     """A Crossref date with its precision: year, year-month or full date.
 
-    Example: ``PartialDate(2025, 11)`` -> lexical ``2025-11`` typed xsd:gYearMonth.
+    Example: lexical ``2025-11``, typed xsd:gYearMonth by ``kg.map.common.date_lit``.
+
+    >>> PartialDate(2025, 11).lexical()
+    '2025-11'
+    >>> from kg.map.common import date_lit
+    >>> date_lit(PartialDate(2025, 11))
+    '"2025-11"^^<http://www.w3.org/2001/XMLSchema#gYearMonth>'
     """
 
     year: int

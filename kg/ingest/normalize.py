@@ -133,7 +133,10 @@ def page_bounds(page: str) -> tuple[str | None, str | None, bool]:
 def jats_to_text(markup: str) -> str:
     """JATS/HTML abstract markup -> plain text, paragraphs separated by a blank line.
 
-    Example: ``<jats:title>Abstract</jats:title><jats:p>A <jats:italic>b</jats:italic>.</jats:p>`` -> ``A b.``
+    Example:
+
+    >>> jats_to_text("<jats:title>Abstract</jats:title><jats:p>A <jats:italic>b</jats:italic>.</jats:p>")
+    'A b.'
     """
     text = re.sub(r"^\s*<jats:title>\s*abstract\s*</jats:title>", "", markup, flags=re.I)
     text = _BLOCK.sub("\n\n", text)

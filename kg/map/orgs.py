@@ -6,8 +6,11 @@ into comma-separated parts, each folded (case, accents, punctuation, the words "
 country and region names and abbreviations replaced by one code each (kg/data/places.json: data, not code),
 so "USA", "U.S.A." and "United States of America" are one place, as are "Wisconsin" and "WI".
 
-Example: ``org_key("University of Illinois at Urbana-Champaign, Urbana, IL, USA")`` equals
-``org_key("University of Illinois Urbana Champaign, Urbana, Illinois, United States")``.
+Example:
+
+>>> a = org_key("University of Illinois at Urbana-Champaign, Urbana, IL, USA")
+>>> a == org_key("University of Illinois Urbana Champaign, Urbana, Illinois, United States")
+True
 """
 
 from __future__ import annotations

@@ -32,7 +32,10 @@ FIELD_PROPERTIES: dict[str, str] = {
 def render(ref: Reference) -> str | None:
     """A readable citation from the structured fields (used when Crossref gives no unstructured text).
 
-    Example: author "Chen T.", year 2018, article-title "TVM" -> ``Chen T. (2018). TVM.``
+    Example:
+
+    >>> render(Reference(1, None, None, None, None, (("author", "Chen T."), ("year", "2018"), ("article-title", "TVM"))))
+    'Chen T. (2018). TVM.'
     """
     f = dict(ref.fields)
     parts = []

@@ -464,7 +464,10 @@ def remote_clauses(text: str) -> list[str]:
     """The clauses of a query that fetch data from elsewhere: "SERVICE", "FROM", "FROM NAMED", in order of
     first use, read as every engine reads the text (as written, and with \\u escapes expanded first).
 
-    Example: ``remote_clauses("SELECT * FROM NAMED <http://x> { }")`` -> ``["FROM NAMED"]``
+    Example:
+
+    >>> remote_clauses("SELECT * FROM NAMED <http://x> { }")
+    ['FROM NAMED']
     """
     found: dict[str, None] = {}
     for variant in (text, _expand_escapes(text)):

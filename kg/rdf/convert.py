@@ -1,8 +1,10 @@
 """Term conversions: N-Triples tokens (``kg.rdf.terms``) <-> rdflib terms <-> Oxigraph terms.
 
 The rdflib term of a token is the one rdflib's own parser makes of it (Oxigraph's parse, converted), so the
-lines path and the file path of ``rdflib_triples`` give the same terms. Example: ``token_term('"a"@en')`` ->
-``Literal("a", lang="en")``.
+lines path and the file path of ``rdflib_triples`` give the same terms. Example:
+
+>>> token_term('"a"@en')
+rdflib.term.Literal('a', lang='en')
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 
 A line is ``s p o g .`` + newline: four N-Triples tokens (``kg.rdf.terms``), the graph name an IRI (it
 holds no space, so the last ``" <"`` of a line starts it). The canonical form of a graph is its
-code-point-sorted, duplicate-free list of such lines. Example: ``quad("<s>", "<p>", '"o"', "<g>")`` ->
-``'<s> <p> "o" <g> .\\n'``.
+code-point-sorted, duplicate-free list of such lines. Example:
+
+>>> quad("<s>", "<p>", '"o"', "<g>")
+'<s> <p> "o" <g> .\\n'
 """
 
 from __future__ import annotations

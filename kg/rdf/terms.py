@@ -2,7 +2,10 @@
 
 An IRI is the string ``<iri>``; a literal is ``"lexical"``, ``"lexical"^^<datatype>`` or
 ``"lexical"@lang``. Mappers build triples of such tokens, the sorter orders their lines, and
-the exporters re-group them. Example: ``lit("2025", XSD_GYEAR)`` -> ``"2025"^^<...#gYear>``.
+the exporters re-group them. Example:
+
+>>> lit("2025", XSD_GYEAR)
+'"2025"^^<http://www.w3.org/2001/XMLSchema#gYear>'
 """
 
 from __future__ import annotations
@@ -89,7 +92,10 @@ def iri(value: str) -> str:
 def iri_from_url(url: str) -> str | None:
     """An IRI token for a URL found in data, percent-encoding what an IRI may not hold; None if it is no IRI.
 
-    Example: ``iri_from_url("https://x.org/a b")`` -> ``<https://x.org/a%20b>``.
+    Example:
+
+    >>> iri_from_url("https://x.org/a b")
+    '<https://x.org/a%20b>'
     """
     url = url.strip()
     if not url or ":" not in url:
@@ -106,7 +112,10 @@ def iri_from_url(url: str) -> str | None:
 def encode_segment(text: str) -> str:
     """Percent-encode ``text`` for use inside a minted IRI path (keeps '/' and IRI-safe characters).
 
-    Example: ``encode_segment("10.1002/(SICI)<x>#1")`` -> ``10.1002/(SICI)%3Cx%3E%231``.
+    Example:
+
+    >>> encode_segment("10.1002/(SICI)<x>#1")
+    '10.1002/(SICI)%3Cx%3E%231'
     """
     return quote(text, safe="/!$&'()*+,;=:@-._~")
 

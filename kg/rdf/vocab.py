@@ -51,7 +51,11 @@ class ClosedNamespace:
 
 class OpenNamespace:
     """A namespace of identifiers minted elsewhere (ROR, ORCID, Wikidata, our topics): ``ns[local]`` gives the
-    IRI token of any local name. Example: ``ROR["03yrm5c26"]`` -> ``<https://ror.org/03yrm5c26>``."""
+    IRI token of any local name. Example:
+
+    >>> ROR["03yrm5c26"]
+    '<https://ror.org/03yrm5c26>'
+    """
 
     def __init__(self, base: str) -> None:
         self.base = base
