@@ -240,8 +240,9 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
                 if early is not None:
                     report = early.result()  # (the wait for it, past the merge, is the validate stage)
                 else:
-                    report = validate_collected(every_line if whole else sample_lines, result.shared_graphs, shapes,
-                                                n_jobs, tuning)
+                    to_check = every_line if whole else sample_lines
+                    assert to_check is not None  # not handed to a worker: the sample is kept, or every line
+                    report = validate_collected(to_check, result.shared_graphs, shapes, n_jobs, tuning)
                 t = result.report.timed("validate", t)
                 faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:

@@ -71,7 +71,7 @@ def _turtle_body(triples: Iterable[tuple[str, str, str]], px: Prefixer, indent: 
     obj_sep = f",\n{indent}        "
     sep = f" ;\n{indent}    "
     for s, group in groupby(triples, key=itemgetter(0)):
-        parts = []
+        parts: list[str] = []
         for p, pg in groupby(group, key=itemgetter(1)):
             objs = obj_sep.join([term(t[2]) for t in pg])
             if p == RDF_TYPE:

@@ -171,7 +171,9 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
     used: Used = {}
     sampled: list[str] = []
     mapped = 0
-    for _seq, (source, raw) in _expanded(items):
+    for _seq, item in _expanded(items):
+        assert isinstance(item, tuple)  # pass 2 gets only the kept records, each one that normalised in pass 1
+        source, raw = item
         mapped += 1
         work, _warnings = normalize(raw, source)
         enriched = enrich(work, ctx.catalogue, ctx.topic_overrides, ctx.topic_source, lookup.resolutions(work.doi),

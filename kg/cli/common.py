@@ -20,7 +20,7 @@ class Fail(click.ClickException):
 
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
-        self.exit_code = code
+        self.exit_code = code  # type: ignore[misc]  # click types exit_code a ClassVar, yet reads it per instance
 
     def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
         click.echo(f"error: {self.format_message()}", err=True)
@@ -63,7 +63,7 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _disk_full(where: object, why: str) -> Fail:
+def _disk_full(where: object, why: str | None) -> Fail:
     return Fail(f"{where}: no space left on the device ({why}); free some space there, or set KG_HOME"
                 " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run"
                 " again; files being replaced were left as they were")

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
+from typing import AnyStr
 
 from ..errors import KgError
 
@@ -40,9 +41,9 @@ def _read(path: Path, stack: ExitStack) -> Iterator[bytes]:
     return iter(stack.enter_context(open(path, "rb", buffering=BUFFER)))
 
 
-def unique(lines: Iterable[str]) -> Iterator[str]:
-    """Drop consecutive duplicates of sorted lines."""
-    last = None
+def unique(lines: Iterable[AnyStr]) -> Iterator[AnyStr]:
+    """Drop consecutive duplicates of sorted lines (text or bytes)."""
+    last: AnyStr | None = None
     for line in lines:
         if line != last:
             yield line

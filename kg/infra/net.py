@@ -144,10 +144,10 @@ def _shutdown(sock: socket.socket) -> None:
         pass
 
 
-def _connection_class(base: type[http.client.HTTPConnection], deadline: _Deadline) -> type:
+def _connection_class(base: type[http.client.HTTPConnection], deadline: _Deadline) -> type[http.client.HTTPConnection]:
     class Connection(base):  # type: ignore[misc, valid-type]
         def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            super().__init__(*args, **kwargs)
 
             def create(address: tuple[str, int], _timeout: object = None, source: object = None) -> socket.socket:
                 sock = socket.create_connection(address, deadline.left(), source)  # type: ignore[arg-type]
@@ -176,7 +176,7 @@ class _HTTPS(urllib.request.HTTPSHandler):
 
     def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
         return self.do_open(_connection_class(http.client.HTTPSConnection, self.deadline), req,
-                            context=self._context)
+                            context=self._context)  # type: ignore[attr-defined]  # set by HTTPSHandler.__init__; typeshed omits it
 
 
 def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from ..errors import KgError
 from . import faults
@@ -192,12 +192,14 @@ def opened(t: Target, binary: bool = False) -> Iterator[IO]:
             raise _cannot(t, e) from None
         raw = os.fdopen(fd, "wb", buffering=1 << 20)
     try:
-        inner: IO[bytes] = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if t.gz else raw
-        fh: IO = inner if binary else io.TextIOWrapper(inner, encoding="utf-8", newline="\n")
+        # a GzipFile is a binary file object, though not an IO subclass
+        inner = cast(IO[bytes], gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)) if t.gz else raw
+        text = None if binary else io.TextIOWrapper(inner, encoding="utf-8", newline="\n")
+        fh: IO = inner if text is None else text
         yield fh
         fh.flush()
-        if not binary:
-            fh.detach()
+        if text is not None:
+            text.detach()
         if t.gz:
             inner.close()
         raw.flush()

@@ -721,8 +721,9 @@ def _references(f: _Fields, raw: dict[str, Any]) -> tuple[Reference, ...]:
             doi = normalize_doi(raw_doi) if isinstance(raw_doi, str) else None
             if doi is None:
                 f.warn(f"{path}.DOI", f"{_short(raw_doi)} is not a DOI", "the reference is kept without it")
-        fields = []
-        for name in sorted({_REF_UPPER.get(k, k) for k in item.keys() & _REF_KEYS}, key=_REF_RANK.__getitem__):
+        fields: list[tuple[str, str]] = []
+        present: set[str] = item.keys() & _REF_KEYS
+        for name in sorted({_REF_UPPER.get(k, k) for k in present}, key=_REF_RANK.__getitem__):
             v = item.get(name)
             if v is None and name in _REF_LOWER:
                 v = item.get(_REF_LOWER[name])  # (ISSN, ISBN, ISSN-type, ISBN-type in some deposits)

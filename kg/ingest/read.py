@@ -15,7 +15,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 import orjson
 
@@ -108,13 +108,13 @@ def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
     return out
 
 
-def _position(text: bytes, pos: int) -> tuple[int, int]:
+def _position(text: bytes | bytearray, pos: int) -> tuple[int, int]:
     line = text.count(b"\n", 0, pos) + 1
     col = pos - (text.rfind(b"\n", 0, pos) + 1) + 1
     return line, col
 
 
-def _json_error(shown: str, data: bytes, err: Exception, base_line: int = 0) -> InputError:
+def _json_error(shown: str, data: bytes | bytearray, err: Exception, base_line: int = 0) -> InputError:
     pos = getattr(err, "pos", None)
     msg = str(err).split(":")[0].strip() or "invalid JSON"
     if isinstance(pos, int):
@@ -235,7 +235,7 @@ def _deep_error(where: str) -> InputError:
     return InputError(where, f"nested deeper than {MAX_DEPTH} levels", "no Crossref record nests so deep; fix the record or leave it out")
 
 
-def _deep_line(data: bytes) -> int:
+def _deep_line(data: bytes | bytearray) -> int:
     """The line of ``data`` (a JSON text) where its nesting first passes ``MAX_DEPTH`` (1 if it is not found)."""
     depth = 0
     in_string = escaped = False
@@ -393,7 +393,9 @@ def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, bro
             yield from _iter_lines(shown, complete, digest)
         yield _gzip_error(shown, broken)
         return
-    start = _BLANK.match(data).end()
+    blank = _BLANK.match(data)
+    assert blank is not None  # the pattern matches the empty string
+    start = blank.end()
     if not explicit and data[start:start + 1] not in (b"{", b"["):
         yield Ignored(f"{shown}: not JSON, ignored while reading the folder")
         return
@@ -484,7 +486,9 @@ def _stream_lines(shown: str, digest: str, pending: list[bytes], rest: Iterator[
 
 
 def _iter_lines(shown: str, data: bytes | bytearray, digest: str) -> Iterator[tuple[Source, Any] | InputError]:
-    for lineno, line in enumerate(data.split(b"\n"), start=1):
+    # the lines of bytes are bytes, of a bytearray bytearrays (typeshed joins the union to Sequence[int])
+    lines = cast("list[bytes | bytearray]", data.split(b"\n"))
+    for lineno, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:
             yield InputError(f"{shown}: line {lineno}", f"is longer than {_mib(MAX_LINE)}, more than any "
                              "Crossref record", "fix the line or leave it out")
@@ -492,7 +496,7 @@ def _iter_lines(shown: str, data: bytes | bytearray, digest: str) -> Iterator[tu
             yield from _line_records(shown, digest, lineno, line)
 
 
-def _line_records(shown: str, digest: str, lineno: int, line: bytes) -> Iterator[tuple[Source, Any] | InputError]:
+def _line_records(shown: str, digest: str, lineno: int, line: bytes | bytearray) -> Iterator[tuple[Source, Any] | InputError]:
     """The records of one non-blank JSON Lines line (a work, a response or a list), or its error."""
     try:
         doc = orjson.loads(line)
@@ -533,6 +537,12 @@ class LazyLine:
         return list(_line_records(self.shown, self.digest, self.lineno, self.data))
 
 
+@overload
+def iter_records(inputs: Iterable[Input], lazy: Literal[False] = False, stream_above: int = STREAM_ABOVE,
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored]: ...
+@overload
+def iter_records(inputs: Iterable[Input], lazy: bool, stream_above: int = STREAM_ABOVE,
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]: ...
 def iter_records(inputs: Iterable[Input], lazy: bool = False, stream_above: int = STREAM_ABOVE,
                  ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
     """All records of all inputs, in input order then file order (with ``lazy``, the lines of large JSON

@@ -27,10 +27,13 @@ def org_names(work: Work, minter: Minter) -> set[tuple[str, str]]:
     """(node, name as written) of every named organisation of a work: its authors' affiliations and its
     institutions (the corpus gives each node the name most records write, ``skos:prefLabel``)."""
     out = set()
-    for a in (*(a for c in work.contributors for a in c.affiliations), *work.institutions):
+    orgs: tuple[Affiliation | Institution, ...] = (*(a for c in work.contributors for a in c.affiliations),
+                                                   *work.institutions)
+    for a in orgs:
         if a.name:
             out.add((org_node(minter, a.name, a.ids, a.places, a.departments), a.name))
-    for name in (*(work.event.sponsors if work.event else ()), *(work.standards_body[:1] if work.standards_body else ())):
+    for name in (*(work.event.sponsors if work.event else ()),
+                 *(work.standards_body[:1] if work.standards_body else ())):
         out.add((org_node(minter, name, ()), name))
     return out
 

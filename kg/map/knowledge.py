@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..model import Work
 from ..rdf.ids import Minter
-from ..rdf.terms import boolean, decimal, lit
+from ..rdf.terms import boolean, lit, score_decimal
 from ..rdf.vocab import DCTERMS, KG, RDF, TOPIC
 from ..refs.enrich import Knowledge
 from ..refs.named import Named
@@ -36,7 +36,7 @@ def map_topics(work: Work, ctx: Context, knowledge: Knowledge) -> list[Triple]:
             out.append((s, DCTERMS.subject, topic))
         out += [(s, KG.hasTopicAssignment, node), (node, RDF.type, KG.TopicAssignment), (node, KG.topic, topic),
                 (node, KG.isPrimary, boolean(a.primary)), (node, KG.method, lit(a.method)),
-                (node, KG.score, decimal(f"{a.score:.2f}"))]
+                (node, KG.score, score_decimal(a.score))]
         if a.evidence:
             out.append((node, KG.matchedText, lit(a.evidence)))
         if a.tied and not a.primary:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..model import Reference, Work
 from ..rdf.ids import DOI_RESOLVER
-from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
+from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit, score_decimal
 from ..rdf.vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from ..refs.enrich import Knowledge
 from .common import Triple, add_str, url_obj
@@ -96,7 +96,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
             ev = ctx.minter.child(node, *tool_segments(match.tool))
             out += [(node, KG.citesTool, tool), (cited, SDO.about, tool), (node, KG.hasToolRecognition, ev),
                     (ev, RDF.type, KG.ToolRecognition), (ev, KG.recognizedTool, tool),
-                    (ev, KG.method, lit(match.method)), (ev, KG.score, decimal(f"{match.score:.2f}")),
+                    (ev, KG.method, lit(match.method)), (ev, KG.score, score_decimal(match.score)),
                     (ev, KG.matchedText, lit(match.matched))]
         cand = knowledge.candidates.get(ref.index)
         if cand is not None:
@@ -105,14 +105,14 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
             out += [(node, KG.suggestsTool, cnode), (cnode, RDF.type, KG.ToolCandidate),
                     (node, KG.hasToolRecognition, ev), (ev, RDF.type, KG.ToolRecognition),
                     (ev, KG.recognizedTool, cnode), (ev, KG.method, lit(cand.method)),
-                    (ev, KG.score, decimal(f"{cand.score:.2f}")), (ev, KG.matchedText, lit(cand.matched))]
+                    (ev, KG.score, score_decimal(cand.score)), (ev, KG.matchedText, lit(cand.matched))]
         if artifact is not None:
             anode = tool_node(ctx.minter, artifact.artifact)
             ev = ctx.minter.child(node, "artifact")
             out += [(node, KG.citesArtifact, anode), (cited, SDO.about, anode),
                     (node, KG.hasArtifactRecognition, ev), (ev, RDF.type, KG.ArtifactRecognition),
                     (ev, KG.recognizedArtifact, anode), (ev, KG.method, lit(artifact.method)),
-                    (ev, KG.score, decimal(f"{artifact.score:.2f}")), (ev, KG.matchedText, lit(artifact.matched))]
+                    (ev, KG.score, score_decimal(artifact.score)), (ev, KG.matchedText, lit(artifact.matched))]
         out.append((node, KG.resolutionScore, decimal(f"{res.score:.2f}") or lit("0", None)))
         add_str(out, node, KG.matchedText, res.matched)
         add_str(out, node, KG.parsedTitle, p.title)

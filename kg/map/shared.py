@@ -20,7 +20,7 @@ from typing import Any
 from ..model import Work
 from ..rdf.ids import Minter
 from ..rdf.nquads import quad, quads
-from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit
+from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, lit, score_decimal
 from ..rdf.vocab import FABIO, KG, RDF, SDO, SKOS, WIKIDATA
 from ..refs.enrich import Shared
 from ..refs.named import Named
@@ -100,7 +100,8 @@ ARTIFACT_TYPES = {
 
 
 def _corpus_view(node: str, n: Named | Tool) -> list[Triple]:
-    return [(node, KG.score, decimal(f"{n.score:.2f}")), (node, KG.citingWorks, lit(str(n.works), XSD_INTEGER))]
+    assert n.score is not None  # a tool named by references has the corpus's score
+    return [(node, KG.score, score_decimal(n.score)), (node, KG.citingWorks, lit(str(n.works), XSD_INTEGER))]
 
 
 def tool_triples(minter: Minter, t: Tool) -> list[Triple]:

@@ -10,7 +10,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import orjson
 import pyoxigraph as ox
@@ -25,6 +25,7 @@ from .stored import Cell, Results
 
 if TYPE_CHECKING:
     from rdflib import Dataset
+    from rdflib.query import ResultRow
 
 XSD_STRING = token_value(vocab.XSD_STRING)
 RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
@@ -203,8 +204,10 @@ def query_rdflib(source: "list[str] | Dataset", text: str, allow_remote: bool = 
         if result.type == "ASK":
             return Results([], [], boolean=bool(result.askAnswer))
         if result.type == "SELECT":
+            assert result.vars is not None  # a SELECT result has its variables
             columns = [str(v) for v in result.vars]
-            return Results(columns, [[cell(row[c]) for c in columns] for row in result])
+            rows = cast("Iterable[ResultRow]", result)  # and iterates its rows
+            return Results(columns, [[cell(row[c]) for c in columns] for row in rows])
         return Results([], [], graph_nt="".join(sorted(
             f"{s.n3()} {p.n3()} {o.n3()} .\n" for s, p, o in result.graph)))  # type: ignore[union-attr]
     except QueryError:
@@ -333,4 +336,4 @@ def _is_graph_query(text: str) -> bool:
     body = re.sub(r"#[^\n]*", "", body)
     body = re.sub(r"(?i)\bPREFIX\s+[^\s:]*:", "PREFIX", body)
     m = re.search(r"(?i)(?<![\w:?$])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?![\w:])", body)
-    return bool(m) and m.group(1).upper() in ("CONSTRUCT", "DESCRIBE")
+    return m is not None and m.group(1).upper() in ("CONSTRUCT", "DESCRIBE")

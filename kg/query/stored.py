@@ -116,7 +116,7 @@ def parse_query_file(path: Path) -> StoredQuery:
         if key == "param":
             pm = _PARAM.match(value)
             fields = _param_spec(pm.group("type"), pm.group("spec")) if pm and pm.group("type") in PARAM_TYPES else None
-            if fields is None:
+            if fields is None or pm is None:  # (fields is None whenever pm is)
                 raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write {PARAM_SYNTAX}")
             if pm.group("default") is None:
                 raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
@@ -371,7 +371,9 @@ def paged(text: str, limit: int | None, offset: int | None) -> str:
         return text
     if not _TAIL_PAGING.search(_outer(_mask(text))):
         return text.rstrip() + "\n" + page.strip() + "\n"
-    cut = _PROLOGUE.match(text).end()
+    prologue = _PROLOGUE.match(text)
+    assert prologue is not None  # the pattern matches the empty string
+    cut = prologue.end()
     return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"
 
 

@@ -46,6 +46,7 @@ def rdflib_term(term: object, literals: dict | None = None) -> URIRef | Literal 
             return Literal(term.value, lang=term.language)
         dt = term.datatype.value
         return Literal(term.value, datatype=None if dt == _XSD_STRING else URIRef(dt))
+    assert isinstance(term, ox.BlankNode)  # (our graphs hold no RDF-star triples)
     return BNode(term.value)
 
 

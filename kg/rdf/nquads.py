@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 import orjson
 import pyoxigraph as ox
@@ -139,7 +139,9 @@ def rdf_format(path: Path) -> "ox.RdfFormat":
 
 def open_graph(path: Path) -> IO[bytes]:
     """A graph file opened for reading, expanded as a stream when its name ends in .gz."""
-    return gzip.open(path, "rb") if Path(path).suffix.lower() == ".gz" else open(path, "rb")
+    if Path(path).suffix.lower() == ".gz":
+        return cast(IO[bytes], gzip.open(path, "rb"))  # a GzipFile is a binary file object, not an IO subclass
+    return open(path, "rb")
 
 
 def base_iri(path: Path) -> str:

@@ -66,6 +66,17 @@ def decimal(text: str) -> str | None:
     return f'"{"-" if sign == "-" else ""}{whole}{"." + frac if frac else ""}"^^{XSD_DECIMAL}'
 
 
+def score_decimal(score: float) -> str:
+    """The xsd:decimal literal token of a score rounded to two places.
+
+    >>> score_decimal(0.5)
+    '"0.5"^^<http://www.w3.org/2001/XMLSchema#decimal>'
+    """
+    token = decimal(f"{score:.2f}")
+    assert token is not None, score  # a finite float to two places is a decimal
+    return token
+
+
 def boolean(b: bool) -> str:
     """An xsd:boolean literal token."""
     return f'"{"true" if b else "false"}"^^{XSD_BOOLEAN}'

@@ -82,8 +82,8 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
             if software:
                 tools[ref.index] = software
             elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
-                m = matches[0]
-                artifacts[ref.index] = ArtifactMatch(m.tool, m.method, m.score, m.matched)
+                first = matches[0]
+                artifacts[ref.index] = ArtifactMatch(first.tool, first.method, first.score, first.matched)
     if work.doi in overrides:
         topics = override(overrides[work.doi], topic_source)
     else:

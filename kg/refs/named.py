@@ -20,7 +20,7 @@ artifact nodes of their kind. The result depends only on the set of mentions, ne
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -321,7 +321,7 @@ def decide_one(mentions: list[tuple[str, Mention]]) -> Named | None:
     """The corpus's view of one name from its (citing DOI, mention) pairs (all with one key)."""
     if not mentions:
         return None
-    kinds: Counter[str] = Counter()
+    kinds: dict[str, float] = defaultdict(float)
     for _w, m in mentions:
         kinds[m.kind] += m.score
     kind = sorted(kinds.items(), key=lambda kv: (-round(kv[1], 6), KINDS.index(kv[0])))[0][0]

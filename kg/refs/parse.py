@@ -259,9 +259,9 @@ def parse_text(text: str) -> ParsedRef:
         title, venue = _title_and_venue(m.group("rest"))
         authors = ()
         style = "acm"
-    elif (tail := _NATURE_TAIL.search(body)) and (na := _NATURE_AUTHORS.match(body[: tail.start()])):
+    elif (nt := _NATURE_TAIL.search(body)) and (na := _NATURE_AUTHORS.match(body[: nt.start()])):
         authors = _nature_authors(na.group("authors"))
-        year = tail.group("year")
+        year = nt.group("year")
         title, venue = _title_and_venue(na.group("rest"))
         style = "nature"
     elif m := _PAREN_YEAR.match(body):
@@ -339,6 +339,7 @@ def _parse_reference(ref: Reference) -> ParsedRef:
     doi = ref.doi or text.doi
     arxiv = find_arxiv(" ".join(filter(None, (ref.unstructured, s_title, s_venue, f.get("volume-title")))), doi)
     urls = text.urls or find_urls(" ".join(v for v in f.values()))
+    title: str | None
     if text.style not in ("unknown", "empty") and text.title:
         title, year, authors, venue = text.title, text.year or s_year, text.authors or s_authors, text.venue or s_venue
     else:

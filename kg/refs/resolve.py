@@ -542,8 +542,8 @@ class Resolver:
         merged: dict[str, str] = {}
         for _b, keys in sorted(blocks.items()):
             fuzzy_merges(keys, {k: titled[k][0] for k in keys}, merged)
-        for b, root in sorted(merged.items()):
-            titled[root].extend(titled.pop(b))
+        for gone, root in sorted(merged.items()):
+            titled[root].extend(titled.pop(gone))
             for m in titled[root]:
                 m.fuzzy = True
         groups.update(titled)

@@ -329,7 +329,8 @@ class Catalogue:
         return any(f" {c}" in padded for c in t.folded_context)
 
 
-def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, Tool]]:
+def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None
+                    ) -> tuple[dict[str, str], dict[str, Tool]]:
     known_categories = known_categories or {}
     try:
         doc = orjson.loads(path.read_bytes())
@@ -348,7 +349,8 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None) 
             raise InputError(where, "needs a \"category\"", "fix the tool entry")
         if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", t["id"]):
             raise InputError(where, f"id {t['id']!r} is not lower-case kebab-case", "use letters, digits, '-', '.', '_', '+'")
-        cats_here = doc.get("categories") if isinstance(doc.get("categories"), dict) else {}
+        declared = doc.get("categories")
+        cats_here = declared if isinstance(declared, dict) else {}
         if t["category"] not in cats_here and t["category"] not in known_categories:
             raise InputError(where, f"category {t['category']!r} is not declared", 'add it to "categories"')
         aliases = tuple(dict.fromkeys([t["name"], *(a for a in t.get("aliases", []) if isinstance(a, str))]))

@@ -75,7 +75,7 @@ def scheme_graph() -> Graph:
 def concepts() -> tuple[Concept, ...]:
     g = scheme_graph()
     out = []
-    for c in sorted(g.subjects(RDF.type, SKOS.Concept)):
+    for c in sorted(g.subjects(RDF.type, SKOS.Concept)):  # type: ignore[type-var]  # rdflib types Node unordered; its terms are
         cid = TOPIC.local(str(c))
         label = next((str(x) for x in g.objects(c, SKOS.prefLabel)), cid)
         cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*"))) for x in g.objects(c, URIRef(token_value(KG.cue)))]
@@ -84,7 +84,8 @@ def concepts() -> tuple[Concept, ...]:
         cats = frozenset(str(x) for x in g.objects(c, URIRef(token_value(KG.toolCategory))))
         ancestors: list[str] = []
         node = c
-        while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and len(ancestors) < 10:
+        # rdflib types Node unordered; its terms (Identifier) are ordered
+        while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and len(ancestors) < 10:  # type: ignore[type-var]
             ancestors.append(TOPIC.local(str(up)))
             node = up
         out.append(Concept(cid, str(c), label, tuple(sorted(cues, key=lambda x: x[1])), cats, len(ancestors),

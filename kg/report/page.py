@@ -6,6 +6,7 @@ import json
 from collections import Counter, defaultdict
 from html import escape
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..rdf.ids import DOI_RESOLVER
@@ -15,6 +16,9 @@ from . import svg
 from .data import Corpus, Pair, Tool, tool_key, work_key
 from .network import Network, Node
 from .source import Source
+
+if TYPE_CHECKING:
+    from ..validate import Report as ValidationReport
 
 # how much of each list the page shows (the rest is counted: "and N more"); the file stays a few MB at scale
 TOP = {"tools_chart": 30, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40, "matrix_papers": 30,
@@ -55,7 +59,7 @@ def tool_link(t: Tool) -> str:
 
 
 class Page:
-    def __init__(self, c: Corpus, src: Source, validation: object | None, validation_note: str) -> None:
+    def __init__(self, c: Corpus, src: Source, validation: ValidationReport | None, validation_note: str) -> None:
         self.c, self.src = c, src
         self.validation, self.validation_note = validation, validation_note
         self.cat_colour = svg.colours(c.categories)
@@ -181,7 +185,7 @@ class Page:
             if (r.tool_iri, r.doi) in cells:  # the evidence of the cells shown
                 evidence[(r.tool_iri, r.doi)].append(r)
         ev_id = {}
-        items = []
+        items: list[str] = []
         for (t, doi), rows in sorted(evidence.items(), key=lambda kv: (c.tools[kv[0][0]].name.lower()
                                                                        if kv[0][0] in c.tools else kv[0][0], kv[0])):
             if len(items) >= TOP["evidence"]:
@@ -298,7 +302,7 @@ class Page:
         return net
 
     def _tool(self, t: Tool) -> str:
-        items = []
+        items: list[str] = []
         for doi in sorted(t.citing, key=lambda d: (self.c.works[d].title.lower() if d in self.c.works else d, d)):
             if len(items) >= TOP["tool_citing"]:
                 break

@@ -131,7 +131,9 @@ def _load(paths: list[Path]) -> "pyoxigraph.Store":
     pass (sorted quads give sorted triples), without a second store and a sort in memory."""
     if len(paths) == 1 and paths[0].suffix == ".nq" and is_canonical(paths[0]):
         store = pyoxigraph.Store()
-        store.bulk_load(io.BufferedReader(_Triples(paths), 1 << 20), format=pyoxigraph.RdfFormat.N_TRIPLES)
+        # (any RawIOBase will do; typeshed's BufferedReader protocol also asks for the name and mode of a file)
+        stream = io.BufferedReader(_Triples(paths), 1 << 20)  # type: ignore[type-var]
+        store.bulk_load(stream, format=pyoxigraph.RdfFormat.N_TRIPLES)
         return store
     return load_store(paths)
 
