@@ -20,10 +20,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from decimal import Decimal
+from typing import cast
 
 from rdflib import RDF, RDFS, XSD, BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import SH
+from rdflib.term import Identifier, Node
 
 _TARGETS = (SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf, SH.targetNode)
 # shape parameters this module knows (anything else in the sh: namespace leaves the shape to pySHACL)
@@ -55,12 +57,12 @@ class Unsupported(Exception):
 class Hit:
     """One validation result: pySHACL's fields, with rdflib terms."""
 
-    shape: URIRef | BNode  # the source shape (a node shape, or a property shape)
+    shape: Node  # the source shape (a node shape, or a property shape): a URIRef or a BNode
     component: URIRef
-    severity: URIRef
-    focus: object
-    path: object | None  # the path node of the shapes graph, for property shapes
-    value: object | None
+    severity: Node  # an IRI
+    focus: Node
+    path: Node | None  # the path node of the shapes graph, for property shapes
+    value: Node | None
     message: str
     details: tuple["Hit", ...] = ()  # the results of a failing sh:node's shape on the value (sh:detail)
 
@@ -134,7 +136,7 @@ class Data:
                 got.update(self.out.get(focus, {}).get(pred, ()))
         return got
 
-    def closure(self, node: object) -> Graph:
+    def closure(self, node: Node) -> Graph:
         """An rdflib graph of what the data says about a blank node, and about the blank nodes it reaches."""
         g, todo, seen = self._bound(Graph()), [node], set()
         while todo:
@@ -162,7 +164,7 @@ class Data:
 
 @dataclass(frozen=True)
 class Path:
-    node: object  # the path as written in the shapes graph
+    node: Node  # the path as written in the shapes graph
     steps: tuple[tuple[URIRef, bool], ...]  # (predicate, backwards): the union of these single steps
 
 
@@ -171,9 +173,9 @@ Check = Callable[["Data", object, set], list]  # (data, focus, value nodes) -> [
 
 @dataclass(eq=False)
 class Shape:
-    node: URIRef | BNode
+    node: Node  # a URIRef or a BNode of the shapes graph
     path: Path | None
-    severity: URIRef
+    severity: Node  # sh:Violation, sh:Warning or sh:Info, or another IRI the shapes give
     message: str | None
     deactivated: bool
     # (component, check, generic message, the shape whose results a failure nests: sh:node's sh:detail)
@@ -197,7 +199,7 @@ class Compiled:
         kept: set = set()
         # predicates that are parameters of constraint components the shapes graph declares (SHACL-SPARQL)
         self._custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
-        for node in sorted({s for t in _TARGETS for s in shapes.subjects(t, None)}):
+        for node in sorted_terms({s for t in _TARGETS for s in shapes.subjects(t, None)}):
             if (node, SH.path, None) in shapes:
                 self.declined[node] = "a property shape with targets"
                 continue  # a property shape with targets of its own: pySHACL
@@ -206,7 +208,7 @@ class Compiled:
             except Unsupported as e:
                 self.declined[node] = str(e)
                 continue
-            shape.targets = [(t, o) for t in _TARGETS for o in sorted(shapes.objects(node, t))]
+            shape.targets = [(t, o) for t in _TARGETS for o in sorted_terms(shapes.objects(node, t))]
             self.roots.append(shape)
             kept.add(node)
         self.rest = Graph()
@@ -216,7 +218,7 @@ class Compiled:
             if not (t[0] in kept and t[1] in _TARGETS):
                 self.rest.add(t)
         self.rest_has_targets = any((None, t, None) in self.rest for t in _TARGETS) or \
-            any(p.startswith(str(SH)) or p in self._custom  # a class that is a shape: its instances are targets
+            any(str(p).startswith(str(SH)) or p in self._custom  # a class that is a shape: its instances are targets
                 for c in _classes(self.rest) for s in self.rest.subjects(RDF.type, c) for p in self.rest.predicates(s))
         # the IRIs of the shapes as N-Triples tokens: data read from lines reuses these very objects, so looking
         # up a predicate or class of the shapes in the data's dictionaries finds it by identity (no __eq__ call)
@@ -245,7 +247,7 @@ class Compiled:
 
     # ------------------------------------------------------------ compiling
 
-    def _shape(self, node: object, stack: tuple) -> Shape:
+    def _shape(self, node: Node, stack: tuple) -> Shape:
         if node in self._cache:
             return self._cache[node]
         if node in stack:
@@ -256,7 +258,7 @@ class Compiled:
         for p in set(g.predicates(node)):
             if p in _KNOWN or p == SH.sparql:
                 continue
-            if p.startswith(str(SH)) or p in self._custom or p not in _INERT:
+            if str(p).startswith(str(SH)) or p in self._custom or p not in _INERT:
                 raise Unsupported(str(p))  # a SHACL or custom constraint parameter, or a predicate not known inert
         if (node, SH.sparql, None) in self.core:
             raise Unsupported("a SPARQL constraint pySHACL still runs")  # (those run on Oxigraph are not in core)
@@ -267,20 +269,21 @@ class Compiled:
         if len(severities) > 1:
             raise Unsupported("several severities")
         deact = list(g.objects(node, SH.deactivated))
-        path = self._path(g.value(node, SH.path)) if (node, SH.path, None) in g else None
+        path_node = g.value(node, SH.path)
+        path = self._path(path_node) if path_node is not None else None
         shape = Shape(node, path, severities[0] if severities else SH.Violation,
-                      str(messages[0].value) if messages else None,
+                      str(cast(Literal, messages[0]).value) if messages else None,  # (a Literal: checked above)
                       bool(deact) and isinstance(deact[0], Literal) and deact[0].value is True)
         stack = (*stack, node)
         self._checks(shape, stack)
-        for prop in sorted(g.objects(node, SH.property)):
+        for prop in sorted_terms(g.objects(node, SH.property)):
             if (prop, SH.path, None) not in g:
                 raise Unsupported("property shape without a path")
             shape.properties.append(self._shape(prop, stack))
         self._cache[node] = shape
         return shape
 
-    def _path(self, node: object) -> Path:
+    def _path(self, node: Node) -> Path:
         g = self.shapes
         if isinstance(node, URIRef):
             return Path(node, ((node, False),))
@@ -289,13 +292,13 @@ class Compiled:
             return Path(node, ((inv, True),))
         alts = g.value(node, SH.alternativePath)
         if alts is not None and len(list(g.predicate_objects(node))) == 1:
-            steps = []
+            steps: list[tuple[URIRef, bool]] = []
             for item in Collection(g, alts):
                 steps.extend(self._path(item).steps)
             return Path(node, tuple(steps))
         raise Unsupported("path")
 
-    def _list(self, node: object) -> list:
+    def _list(self, node: Node) -> list:
         return list(Collection(self.shapes, node))
 
     def _checks(self, shape: Shape, stack: tuple) -> None:  # noqa: C901 - one branch per SHACL constraint component
@@ -305,8 +308,10 @@ class Compiled:
             shape.checks.append((*check, details))
         one = _one(g, node)
         if (n := one(SH.minCount)) is not None:
+            assert isinstance(n, Literal)  # (one() checked that a count is an integer literal)
             add((C.MinCountConstraintComponent, _min_count(int(n)), _msg_min_count(n, shape, self)))
         if (n := one(SH.maxCount)) is not None:
+            assert isinstance(n, Literal)
             add((C.MaxCountConstraintComponent, _max_count(int(n)), _msg_max_count(n, shape, self)))
         classes = list(g.objects(node, SH["class"]))
         for cls in classes:
@@ -316,6 +321,7 @@ class Compiled:
         if (kind := one(SH.nodeKind)) is not None:
             if kind not in _NODE_KINDS:
                 raise Unsupported("node kind")
+            assert isinstance(kind, URIRef)  # (the node kinds are IRIs)
             add((C.NodeKindConstraintComponent, _node_kind(_NODE_KINDS[kind]),
                  _fixed("Value is not of Node Kind {}", kind, self)))
         for lst in g.objects(node, SH["in"]):
@@ -366,13 +372,14 @@ class Compiled:
             lo, hi = one(SH.qualifiedMinCount), one(SH.qualifiedMaxCount)
             if lo is None and hi is None:
                 raise Unsupported("qualified value shape without a count")
+            assert (lo is None or isinstance(lo, Literal)) and (hi is None or isinstance(hi, Literal))  # (integers)
             add((C.QualifiedMinCountConstraintComponent,  # each result names min or max
                  _qualified(self, sub, None if lo is None else int(lo), None if hi is None else int(hi)),
                  _msg_qualified(qvs[0], lo, hi, self)))
 
     # ------------------------------------------------------------ evaluating
 
-    def evaluate(self, data: Data, shape: Shape, focus: object) -> list[Hit]:
+    def evaluate(self, data: Data, shape: Shape, focus: Node) -> list[Hit]:
         """The results of ``shape`` on one focus node (its property shapes included)."""
         if shape.deactivated:
             return []
@@ -457,7 +464,13 @@ def compiled(core: Graph, source: Graph | None = None) -> Compiled:
 _OWL_CLASS = URIRef("http://www.w3.org/2002/07/owl#Class")
 
 
-def implicit_class(g: Graph, node: object) -> bool:
+def sorted_terms(nodes: Iterable[Node]) -> list[Identifier]:
+    """The terms of a graph in rdflib's order (rdflib types them Node, which declares no order; each is an
+    Identifier, which does)."""
+    return sorted(cast("Iterable[Identifier]", nodes))
+
+
+def implicit_class(g: Graph, node: Node) -> bool:
     """Whether a node is a class (rdfs:Class, owl:Class or a subclass of rdfs:Class): as a shape, its instances
     are its targets (pySHACL's reading of SHACL's implicit class targets)."""
     classes = _classes(g)
@@ -472,8 +485,8 @@ def _order(term: object) -> tuple:
     return (type(term).__name__, str(term))
 
 
-def _one(g: Graph, node: object) -> Callable[[URIRef], object]:
-    def one(p: URIRef) -> object:
+def _one(g: Graph, node: Node) -> Callable[[URIRef], Node | None]:
+    def one(p: URIRef) -> Node | None:
         vals = list(g.objects(node, p))
         if len(vals) > 1:
             raise Unsupported(f"several {p}")
@@ -617,12 +630,12 @@ def _qualified(engine: Compiled, sub: Shape, lo: int | None, hi: int | None) -> 
 
 # ---------------------------------------------------------------- generic messages (pySHACL's wording)
 
-def _s(graph: Graph, node: object) -> str:
+def _s(graph: Graph, node: Node) -> str:
     from pyshacl.rdfutil.stringify import stringify_node
     return stringify_node(graph, node)
 
 
-def _d(data: Data, node: object) -> str:
+def _d(data: Data, node: Node) -> str:
     """A data-graph node as pySHACL writes it in messages (a blank node with what the graph says about it)."""
     from pyshacl.rdfutil.stringify import stringify_blank_node
     graph = data.namespaces
@@ -635,20 +648,21 @@ def _d(data: Data, node: object) -> str:
         return str(node)
 
 
-def _fixed(text: str, arg: object, engine: Compiled) -> Callable[..., str]:
+def _fixed(text: str, arg: Node, engine: Compiled) -> Callable[..., str]:
     return lambda data, focus, value: text.format(_s(engine.shapes, arg))
 
 
 def _msg_min_count(n: Literal, shape: Shape, engine: Compiled) -> Callable[..., str]:
-    if shape.path is not None:
-        return lambda data, focus, value: f"Less than {n.value} values on {_d(data, focus)}->{_s(engine.shapes, shape.path.node)}"
+    if (path := shape.path) is not None:
+        return lambda data, focus, value: (f"Less than {n.value} values on {_d(data, focus)}->"
+                                           f"{_s(engine.shapes, path.node)}")
     return lambda data, focus, value: f"Less than {n.value} values on {_d(data, focus)}"
 
 
 def _msg_max_count(n: Literal, shape: Shape, engine: Compiled) -> Callable[..., str]:
-    if shape.path is not None:
+    if (path := shape.path) is not None:
         return lambda data, focus, value: (f"More than {n.value} values on {_d(data, focus)}->"
-                                           f"{_s(engine.shapes, shape.path.node)}")
+                                           f"{_s(engine.shapes, path.node)}")
     return lambda data, focus, value: f"More than {n.value} values on {_d(data, focus)}"
 
 
@@ -669,8 +683,8 @@ def _msg_in(vals: list, engine: Compiled) -> Callable[..., str]:
 
 def _msg_has_value(vals: list, shape: Shape, engine: Compiled) -> Callable[..., str]:
     the_set = [_s(engine.shapes, v) for v in vals]
-    if shape.path is not None:
-        return lambda data, focus, value: (f"Node {_d(data, focus)}->{_s(engine.shapes, shape.path.node)} "
+    if (path := shape.path) is not None:
+        return lambda data, focus, value: (f"Node {_d(data, focus)}->{_s(engine.shapes, path.node)} "
                                            f"does not contain a value in the set: {the_set}")
     return lambda data, focus, value: f"Node {_d(data, focus)} value is not a in the set of values: {the_set}"
 
@@ -709,6 +723,6 @@ def _msg_logic(lists: list, mode: str, engine: Compiled) -> Callable[..., str]:
     return lambda data, focus, value: f"Node {_d(data, value)} {verb} {listed}"
 
 
-def _msg_qualified(qvs: object, lo: object, hi: object, engine: Compiled) -> Callable[..., str]:
+def _msg_qualified(qvs: Node, lo: object, hi: object, engine: Compiled) -> Callable[..., str]:
     count = (f" MinCount {lo}" if lo is not None else "") + (f" MaxCount {hi}" if hi is not None else "")
     return lambda data, focus, value: f"Focus node does not conform to shape{count}: {_s(engine.shapes, qvs)}"

@@ -8,6 +8,7 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pyshacl
 from rdflib import Graph, URIRef
@@ -71,7 +72,7 @@ def _parsed_query_cache() -> Iterator[None]:
         processor.SPARQLProcessor.query = original  # type: ignore[method-assign]
 
 
-def run(data: Graph, shapes: Graph, **options: object) -> tuple[bool, Graph]:
+def run(data: Graph, shapes: Graph, **options: Any) -> tuple[bool, Graph]:  # (options: pySHACL's, passed on)
     """pySHACL's (conforms, report graph); its refusals (an ill-formed shape, a SPARQL constraint SHACL forbids)
     become one InputError naming the shapes."""
     from pyshacl.errors import ReportableRuntimeError, ShapeLoadError, ValidationFailure

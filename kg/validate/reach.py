@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, SH
+from rdflib.term import Node
 
 from .shapes import shapes_of
 
@@ -34,7 +35,7 @@ def _union(pairs: Iterable[tuple[set[str], set[str]] | None]) -> tuple[set[str],
     return forward, backward
 
 
-def _simple_paths(shapes: Graph, path: object) -> tuple[set[str], set[str]] | None:
+def _simple_paths(shapes: Graph, path: Node) -> tuple[set[str], set[str]] | None:
     """(forward, backward) predicates of a path that is an IRI, an inverse IRI or alternatives of those;
     None for any other path."""
     from rdflib.collection import Collection
@@ -49,7 +50,7 @@ def _simple_paths(shapes: Graph, path: object) -> tuple[set[str], set[str]] | No
     return None
 
 
-def _inner_paths(shapes: Graph, shape: object, seen: set[object]) -> tuple[set[str], set[str]] | None:
+def _inner_paths(shapes: Graph, shape: Node, seen: set[Node]) -> tuple[set[str], set[str]] | None:
     """The predicates a value shape reads on the value nodes (and, nested, on theirs): (forward, backward), or
     None when it uses something this analysis does not follow (a complex path, a SPARQL constraint)."""
     from rdflib.collection import Collection
@@ -95,7 +96,7 @@ def deep_predicates(folder: Path | None) -> tuple[set[str], set[str]] | None:
     return _union([(forward, backward), *(_sparql_deep(shapes, c) for c in set(shapes.objects(None, SH.sparql)))])
 
 
-def _sparql_deep(shapes: Graph, constraint: object) -> tuple[set[str], set[str]] | None:
+def _sparql_deep(shapes: Graph, constraint: Node) -> tuple[set[str], set[str]] | None:
     """The predicates a SPARQL constraint's pattern follows from $this to a node it reads further: (forward,
     backward); None for a pattern this analysis does not follow (a property path or a variable predicate, a
     part not joined to $this)."""

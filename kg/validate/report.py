@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING
 
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
+from rdflib.term import Node
 
 if TYPE_CHECKING:
     from .core import Hit
     from .sparql import RawResult
 
 SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}
-RANK = {SH.Violation: 0, SH.Warning: 1, SH.Info: 2}
-NAMES = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
+RANK: dict[Node | None, int] = {SH.Violation: 0, SH.Warning: 1, SH.Info: 2}
+NAMES: dict[Node | None, str] = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,7 @@ class Report:
         return [r for r in self.results if r.severity in keep]
 
 
-def _owner(shapes: Graph, shape: URIRef | BNode) -> URIRef | BNode:
+def _owner(shapes: Graph, shape: Node) -> Node:
     """The node shape a property shape or SPARQL constraint belongs to."""
     for p in (SH.property, SH.sparql):
         parent = next(shapes.subjects(p, shape), None)
@@ -74,7 +75,7 @@ def _text(term: object) -> str | None:
     return str(term)
 
 
-def _path_text(report: Graph, path: object) -> str | None:
+def _path_text(report: Graph, path: Node | None) -> str | None:
     if path is None:
         return None
     if isinstance(path, URIRef):
@@ -140,8 +141,8 @@ def copy_path(report: Graph, source: Graph, path: object, seen: set | None = Non
         copy_path(report, source, o, seen)
 
 
-def add_result(report: Graph, component: URIRef, shape: object, severity: object, focus: object, value: object,
-               path: object, message: str, constraint: object = None, parent: BNode | None = None) -> BNode:
+def add_result(report: Graph, component: URIRef, shape: Node, severity: Node, focus: Node, value: Node | None,
+               path: Node | None, message: str, constraint: Node | None = None, parent: BNode | None = None) -> BNode:
     """Record a result of the compiled engine or of Oxigraph in the report graph, as pySHACL would: a top-level
     sh:result, or (``parent``) a sh:detail of the result of the sh:node constraint it explains."""
     node = BNode()

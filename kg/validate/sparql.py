@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import pyoxigraph as ox
-from rdflib import RDF, BNode, Graph, Literal, URIRef
+from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH
+from rdflib.term import Identifier, Node
 
 from ..rdf.convert import ox_term, rdflib_term
 from ..rdf.nquads import triples_text
+from .core import sorted_terms
 
 _NESTING = (SH.node, SH["and"], SH["or"], SH["not"], SH.xone, SH.qualifiedValueShape, SH.property, RDF.first)
 _TARGETS = {SH.targetClass: "class", SH.targetSubjectsOf: "subjects", SH.targetObjectsOf: "objects",
@@ -35,9 +39,9 @@ _OWN = {SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf, SH.targetNode, 
 class Check:
     """One SPARQL SELECT constraint of a node shape, ready to run."""
 
-    shape: URIRef | BNode
-    constraint: URIRef | BNode
-    severity: URIRef
+    shape: Node  # a URIRef or a BNode
+    constraint: Node  # a URIRef or a BNode
+    severity: Node  # an IRI
     query: str
     messages: tuple[Literal, ...]
     targets: tuple[tuple[str, object], ...]
@@ -54,7 +58,7 @@ def split(shapes: Graph) -> tuple[Graph, list[Check]]:
     return found
 
 
-def _prefixes(shapes: Graph, constraint: object) -> str:
+def _prefixes(shapes: Graph, constraint: Node) -> str:
     out = []
     for decl_owner in shapes.objects(constraint, SH.prefixes):
         for decl in shapes.objects(decl_owner, SH.declare):
@@ -91,7 +95,7 @@ _CONSTRAINT_OWN = {RDF.type, SH.select, SH.message, SH.prefixes, URIRef("http://
                    URIRef("http://www.w3.org/2000/01/rdf-schema#comment")}
 
 
-def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
+def _eligible(shapes: Graph, shape: Node, constraint: Node) -> bool:
     if any(p not in _CONSTRAINT_OWN for p in shapes.predicates(constraint)):
         return False  # a parameter this module does not know (sh:deactivated ...)
     text = shapes.value(constraint, SH.select)
@@ -107,11 +111,11 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
         return False
     if len([m for m in shapes.objects(constraint, SH.message) if isinstance(m, Literal)]) != 1:
         return False  # one result message per result, as the report keeps
-    if any(p not in _OWN and p.startswith(str(SH)) for p in shapes.predicates(shape)):
+    if any(p not in _OWN and str(p).startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
     from .core import _INERT, implicit_class
     custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
-    if any(p in custom or (p not in _INERT and not p.startswith(str(SH))) for p in shapes.predicates(shape)):
+    if any(p in custom or (p not in _INERT and not str(p).startswith(str(SH))) for p in shapes.predicates(shape)):
         return False  # a custom constraint component's parameter, or a predicate not known to be inert: the shape
         # goes to pySHACL whole
     if implicit_class(shapes, shape):
@@ -122,11 +126,13 @@ def _eligible(shapes: Graph, shape: object, constraint: object) -> bool:
 def _split(shapes: Graph) -> tuple[Graph, list[Check]]:
     checks: list[Check] = []
     moved: set[tuple] = set()
-    for shape, _p, constraint in sorted(shapes.triples((None, SH.sparql, None))):
+    # (rdflib types the triples' terms Node, which declares no order; they are Identifiers, which do)
+    for shape, _p, constraint in sorted(cast("Iterable[tuple[Identifier, Node, Identifier]]",
+                                             shapes.triples((None, SH.sparql, None)))):
         if not _eligible(shapes, shape, constraint):
             continue
         severity = shapes.value(shape, SH.severity) or SH.Violation
-        targets = tuple((kind, o) for t, kind in _TARGETS.items() for o in sorted(shapes.objects(shape, t)))
+        targets = tuple((kind, o) for t, kind in _TARGETS.items() for o in sorted_terms(shapes.objects(shape, t)))
         query = _prefixes(shapes, constraint) + str(shapes.value(constraint, SH.select))
         messages = tuple(m for m in shapes.objects(constraint, SH.message) if isinstance(m, Literal))
         checks.append(Check(shape, constraint, severity, query, messages, targets))
@@ -150,12 +156,14 @@ def _focus_nodes(store: ox.Store, targets: tuple[tuple[str, object], ...]) -> li
         pattern = {"class": f"?f <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>/"
                             f"<http://www.w3.org/2000/01/rdf-schema#subClassOf>* <{o}>",
                    "subjects": f"?f <{o}> ?x", "objects": f"?x <{o}> ?f"}[kind]
-        for row in store.query(f"SELECT DISTINCT ?f WHERE {{ {pattern} }}"):
+        rows = store.query(f"SELECT DISTINCT ?f WHERE {{ {pattern} }}")
+        assert isinstance(rows, ox.QuerySolutions)  # (a SELECT query's answer)
+        for row in rows:
             found[str(row[0])] = row[0]
     return [found[k] for k in sorted(found)]
 
 
-def _message(msg: str, bound: dict[str, object]) -> str:
+def _message(msg: str, bound: Mapping[str, object]) -> str:
     for var, val in bound.items():
         msg = re.sub("{{[?$]{}}}".format(var), str(val), msg)
     return msg
@@ -166,9 +174,9 @@ class RawResult:
     """A result with rdflib terms, before it is turned into a ``kg.validate.Result``."""
 
     check: Check
-    focus: object
-    path: object
-    value: object
+    focus: Node
+    path: Node | None
+    value: Node | None
     message: str
 
 
@@ -186,6 +194,7 @@ def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
             rf = rdflib_term(f, literals)
             seen: list[tuple] = []
             solutions = store.query(check.query, substitutions={this: f})
+            assert isinstance(solutions, ox.QuerySolutions)  # (the constraints run here are SELECT queries)
             names = [v.value for v in solutions.variables]
             for row in solutions:
                 bound = {n: rdflib_term(row[i], literals) for i, n in enumerate(names) if row[i] is not None}
