@@ -165,7 +165,8 @@ INPUTS_FILE = "inputs.json"  # in the workspace: the inputs of the build that wr
 def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, bytes]:
     """A note when the workspace graph was built from other inputs than ``inputs``, and the record of these."""
     ids = ["stdin" if i == "-" else os.path.abspath(i) for i in inputs]
-    mine = orjson.dumps({"inputs": ids, "given": ["stdin" if i == "-" else display_path(i) for i in inputs]}, option=orjson.OPT_INDENT_2)
+    given = ["stdin" if i == "-" else display_path(i) for i in inputs]
+    mine = orjson.dumps({"inputs": ids, "given": given}, option=orjson.OPT_INDENT_2)
     try:
         last = orjson.loads((plan.workspace / INPUTS_FILE).read_bytes())
         before, given = list(last["inputs"]), [str(g) for g in last["given"]]

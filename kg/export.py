@@ -204,7 +204,8 @@ def _node_object(s: str, items: list[tuple[str, str, str]], px: Prefixer) -> dic
     cpx = None if plain else px
     node: dict[str, object] = {"@context": None} if plain else {}
     node["@id"] = _jsonld_id(s)
-    types = [(cpx.curie(o[1:-1]) if cpx else None) or o[1:-1] for _s, p, o in items if p == RDF_TYPE and o.startswith("<")]
+    types = [(cpx.curie(o[1:-1]) if cpx else None) or o[1:-1]
+             for _s, p, o in items if p == RDF_TYPE and o.startswith("<")]
     if types:
         node["@type"] = types if len(types) > 1 else types[0]
     for p, pg in groupby((t for t in items if not (t[1] == RDF_TYPE and t[2].startswith("<"))), key=lambda t: t[1]):

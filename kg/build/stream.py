@@ -1,8 +1,8 @@
 """The streaming build: the pipeline of ``kg.build`` in flat memory, on one core or several.
 
 Pass 1 reads and normalises every record (in worker processes when ``jobs`` > 1), keeps per DOI only
-the rank of the best record (duplicates merged as in ``kg.build``, by ``kg.build.dedupe``), and stores the compact features of
-every reference in SQLite. Resolution then runs on those tables (``kg.refs.resolve_disk``). Pass 2
+the rank of the best record (duplicates merged as in ``kg.build``, by ``kg.build.dedupe``), and stores the
+compact features of every reference in SQLite. Resolution then runs on those tables (``kg.refs.resolve_disk``). Pass 2
 reads the inputs again, maps each kept record with its resolutions, and writes sorted runs of N-Quads
 lines; the runs are merged into one canonical sorted file. The output is byte-identical to the
 in-memory ``kg.build.build_graph`` (a test proves it) and does not depend on ``jobs``.
@@ -44,7 +44,8 @@ from .dedupe import DoiMerge, Drop, Rank, rank
 from .memory import Report
 from .tuning import Tuning
 
-SHIFT = 32  # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
+# the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
+SHIFT = 32
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
 
 # A chunk item: (sequence number, what the reader gave, the numbers of the records to keep of a LazyLine or None)

@@ -15,7 +15,8 @@ class Tuning:
     switch to their large-input ways. Tests pass small values to exercise those ways on small corpora."""
 
     chunk: int = 64  # records per task sent to a worker
-    run_growth: int = 4  # pass 2 puts up to run_growth * chunk records in a run, so the final merge takes every run at once
+    # pass 2 puts up to run_growth * chunk records in a run, so the final merge takes every run at once
+    run_growth: int = 4
     group: int = 64  # with workers, group sorted runs of pass 2 are merged into one by a worker when there are many
     fan_in: int = extsort.MAX_FAN_IN  # runs merged at once at most (fewer where open files are limited)
     external_sort: bool = extsort.EXTERNAL  # merge with the system's sort when there is one

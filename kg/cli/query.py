@@ -74,7 +74,8 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
               help="Query these graph files (default: the workspace graph; '-': a graph on standard input, "
                    "N-Quads/N-Triples, Turtle/TriG, JSON-LD or RDF/XML).")
 @click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
-@click.option("--store", type=click.Path(path_type=Path), help="Query the embedded store built by 'kg build --store DIR'.")
+@click.option("--store", type=click.Path(path_type=Path),
+              help="Query the embedded store built by 'kg build --store DIR'.")
 @click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (http or https URL).")
 @click.option("--engine", type=click.Choice(["oxigraph", "rdflib"]), default="oxigraph", show_default=True,
               help="Engine for graph files and the workspace.")

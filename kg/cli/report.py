@@ -15,7 +15,8 @@ from .common import Command
               help="The HTML file to write.")
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
               help="Report on these graph files (default: the workspace graph).")
-@click.option("--store", type=click.Path(path_type=Path), help="Report on the embedded store of 'kg build --store DIR'.")
+@click.option("--store", type=click.Path(path_type=Path),
+              help="Report on the embedded store of 'kg build --store DIR'.")
 @click.option("--endpoint", help="Report on a SPARQL 1.1 Protocol endpoint (http or https URL).")
 @click.option("--graphs", "graphs_dir", type=click.Path(path_type=Path),
               help="Also write the networks (tool co-citation, citation graph, bibliographic coupling) into this "

@@ -191,7 +191,8 @@ class _Fields:
     def warn(self, path: str, what: str, fix: str = "the field was left out; fix it at the source") -> None:
         self.warnings.append(f"{self.where}: {path} {what}; {fix}")
 
-    def keep(self, path: str, value: str, what: str, fix: str = "it is kept as written (kg:asWritten); fix it at the source") -> None:
+    def keep(self, path: str, value: str, what: str,
+             fix: str = "it is kept as written (kg:asWritten); fix it at the source") -> None:
         """Warn about a value no property can carry and keep it as written."""
         self.warn(path, what, fix)
         self.written.append((path, value))
@@ -320,7 +321,8 @@ class _Fields:
                 self.warn(f"{path}.date-parts", f"has a non-numeric part {_short(p)}")
                 return None
             if p >= 10**9:
-                self.warn(f"{path}.date-parts", f"has an impossible part ({len(str(p)) if p < 10**4000 else 'thousands of'} digits)")
+                digits = len(str(p)) if p < 10**4000 else "thousands of"
+                self.warn(f"{path}.date-parts", f"has an impossible part ({digits} digits)")
                 return None
             nums.append(p)
         year = nums[0]
@@ -438,7 +440,8 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
     standards_body = None
     sb = f.dict_(raw, "standards-body", "standards-body")
     if sb and f.str_(sb, "name", "standards-body.name"):
-        standards_body = (f.str_(sb, "name", "standards-body.name") or "", f.str_(sb, "acronym", "standards-body.acronym"))
+        standards_body = (f.str_(sb, "name", "standards-body.name") or "",
+                          f.str_(sb, "acronym", "standards-body.acronym"))
     free = f.dict_(raw, "free-to-read", "free-to-read")
     free_to_read = (f.date(free, "start-date", "free-to-read.start-date"),
                     f.date(free, "end-date", "free-to-read.end-date")) if free else None
@@ -503,11 +506,14 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
         event=event,
         assertions=tuple(filter(None, (_assertion(f, x, p) for p, x in f.objects(raw, "assertion", "assertion")))),
         relations=_relations(f, raw),
-        updates=tuple(filter(None, (_update(f, x, p, "update-to") for p, x in f.objects(raw, "update-to", "update-to")))),
+        updates=tuple(filter(None, (_update(f, x, p, "update-to")
+                                    for p, x in f.objects(raw, "update-to", "update-to")))),
         alternative_ids=f.strs(raw, "alternative-id", "alternative-id"),
         archives=f.strs(raw, "archive", "archive"),
-        clinical_trials=tuple(filter(None, (_trial(f, x, p) for p, x in f.objects(raw, "clinical-trial-number", "clinical-trial-number")))),
-        institutions=tuple(filter(None, (_institution(f, x, p) for p, x in f.objects(raw, "institution", "institution")))),
+        clinical_trials=tuple(filter(None, (_trial(f, x, p) for p, x in f.objects(raw, "clinical-trial-number",
+                                                                                  "clinical-trial-number")))),
+        institutions=tuple(filter(None, (_institution(f, x, p)
+                                         for p, x in f.objects(raw, "institution", "institution")))),
         group_title=f.str_(raw, "group-title", "group-title"),
         degrees=f.strs(raw, "degree", "degree"),
         edition=f.str_(raw, "edition-number", "edition-number"),
@@ -817,7 +823,8 @@ def _trial(f: _Fields, x: dict[str, Any], path: str) -> ClinicalTrial | None:
     if not number:
         return None
     registry = f.str_(x, "registry", f"{path}.registry")
-    return ClinicalTrial(number, registry, f.str_(x, "type", f"{path}.type"), normalize_doi(registry) if registry else None)
+    return ClinicalTrial(number, registry, f.str_(x, "type", f"{path}.type"),
+                         normalize_doi(registry) if registry else None)
 
 
 def _institution(f: _Fields, x: dict[str, Any], path: str) -> Institution | None:

@@ -103,7 +103,8 @@ def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
         except OSError as e:
             if e.errno in (28, 122):  # ENOSPC, EDQUOT: the disk of the workspace
                 raise
-            raise InputError(shown, f"cannot be read ({e.strerror or e})", "check the path and its permissions") from None
+            raise InputError(shown, f"cannot be read ({e.strerror or e})",
+                             "check the path and its permissions") from None
         out.append((shown, copy))
     return out
 
@@ -232,7 +233,8 @@ def too_deep(value: Any) -> bool:
 
 
 def _deep_error(where: str) -> InputError:
-    return InputError(where, f"nested deeper than {MAX_DEPTH} levels", "no Crossref record nests so deep; fix the record or leave it out")
+    return InputError(where, f"nested deeper than {MAX_DEPTH} levels",
+                      "no Crossref record nests so deep; fix the record or leave it out")
 
 
 def _deep_line(data: bytes | bytearray) -> int:
@@ -271,7 +273,8 @@ def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str, int] 
         if kind is not None:
             if not explicit:
                 return Ignored(f"{shown}: {kind}, not a regular file; skipped while reading the folder")
-            return InputError(shown, f"is {kind}, not a regular file", "give a file, a folder or '-' for standard input")
+            return InputError(shown, f"is {kind}, not a regular file",
+                              "give a file, a folder or '-' for standard input")
         digest = _sha256(path)
         fh = open(path, "rb")
         stored = os.fstat(fh.fileno()).st_size
@@ -496,7 +499,8 @@ def _iter_lines(shown: str, data: bytes | bytearray, digest: str) -> Iterator[tu
             yield from _line_records(shown, digest, lineno, line)
 
 
-def _line_records(shown: str, digest: str, lineno: int, line: bytes | bytearray) -> Iterator[tuple[Source, Any] | InputError]:
+def _line_records(shown: str, digest: str, lineno: int, line: bytes | bytearray
+                  ) -> Iterator[tuple[Source, Any] | InputError]:
     """The records of one non-blank JSON Lines line (a work, a response or a list), or its error."""
     try:
         doc = orjson.loads(line)

@@ -34,7 +34,8 @@ def render(ref: Reference) -> str | None:
 
     Example:
 
-    >>> render(Reference(1, None, None, None, None, (("author", "Chen T."), ("year", "2018"), ("article-title", "TVM"))))
+    >>> fields = (("author", "Chen T."), ("year", "2018"), ("article-title", "TVM"))
+    >>> render(Reference(1, None, None, None, None, fields))
     'Chen T. (2018). TVM.'
     """
     f = dict(ref.fields)

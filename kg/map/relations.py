@@ -56,6 +56,7 @@ def map_relations(work: Work, ctx: Context) -> list[Triple]:
         out += [(s, KG.hasClinicalTrial, node), (node, RDF.type, KG.ClinicalTrialRegistration),
                 (node, KG.clinicalTrialNumber, lit(trial.number))]
         if trial.registry:
-            out.append((node, KG.trialRegistry, m.doi(trial.registry_doi) if trial.registry_doi else lit(trial.registry)))
+            registry = m.doi(trial.registry_doi) if trial.registry_doi else lit(trial.registry)
+            out.append((node, KG.trialRegistry, registry))
         add_str(out, node, KG.trialStage, trial.trial_type)
     return out

@@ -104,7 +104,8 @@ def map_venue(work: Work, ctx: Context) -> list[Triple]:  # noqa: C901 - one gua
             out.append((node, SDO.recordedIn, container))
 
     if work.publisher or work.member:
-        pub = m.node("publisher", "member", work.member) if work.member else m.node("publisher", name_key(work.publisher))
+        pub = (m.node("publisher", "member", work.member) if work.member
+               else m.node("publisher", name_key(work.publisher)))
         out += [(pub, RDF.type, SDO.Organization), (pub, RDF.type, FOAF.Organization),
                 (s, SDO.publisher, pub), (s, DCTERMS.publisher, pub)]
         add_str(out, pub, SDO.name, work.publisher)

@@ -62,7 +62,8 @@ def _load_into(store: ox.Store, path: Path) -> None:
         store.bulk_load("".join(lines).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
     except (SyntaxError, ValueError, OSError, EOFError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise InputError(str(path), f"is not a readable RDF graph ({first})", "rebuild it or check the format") from None
+        raise InputError(str(path), f"is not a readable RDF graph ({first})",
+                         "rebuild it or check the format") from None
 
 
 def triples_nt(quads: "Iterable[ox.Quad]") -> bytes:
@@ -104,7 +105,8 @@ def open_disk_store(directory: Path) -> ox.Store:
     try:
         return ox.Store.read_only(str(directory))
     except (OSError, RuntimeError, ValueError) as e:
-        raise InputError(str(directory), f"cannot be opened as an Oxigraph store ({e})", "rebuild it with 'kg build --store DIR'") from None
+        raise InputError(str(directory), f"cannot be opened as an Oxigraph store ({e})",
+                         "rebuild it with 'kg build --store DIR'") from None
 
 
 def _ox_cell(term: object) -> Cell:
@@ -213,7 +215,8 @@ def query_rdflib(source: "list[str] | Dataset", text: str, allow_remote: bool = 
     except QueryError:
         raise
     except Exception as e:  # rdflib raises parser- and evaluation-specific exception types
-        raise QueryError(f"the query failed on rdflib ({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise QueryError(f"the query failed on rdflib ({why})") from None
     finally:
         _REMOTE.reset(token)
         _rdflib_local()
@@ -256,7 +259,8 @@ def query_endpoint(url: str, text: str, timeout: float = 60.0, max_bytes: int = 
                          "followed); give the URL of the endpoint itself")
     if not 200 <= answer.status < 300:
         detail = answer.body[:200].decode("utf-8", "replace").strip().splitlines()
-        raise QueryError(f"{url}: the endpoint answered HTTP {answer.status} ({detail[0] if detail else answer.reason}); "
+        why = detail[0] if detail else answer.reason
+        raise QueryError(f"{url}: the endpoint answered HTTP {answer.status} ({why}); "
                          "check the query and the endpoint")
     try:
         if form == "CONSTRUCT":
@@ -319,7 +323,8 @@ def _json_results(body: bytes) -> Results:
                 continue
             kind = _KINDS.get(v["type"]) if isinstance(v, dict) and isinstance(v.get("type"), str) else None
             if kind is None or not isinstance(v.get("value"), str):
-                raise _Malformed(f'binding {i + 1}, variable "{c}": not a term with a known "type" and a string "value"')
+                raise _Malformed(f'binding {i + 1}, variable "{c}": not a term with a known "type" and a string '
+                                 '"value"')
             dt, lang = v.get("datatype"), v.get("xml:lang")
             if not isinstance(dt, (str, type(None))) or not isinstance(lang, (str, type(None))):
                 raise _Malformed(f'binding {i + 1}, variable "{c}": "datatype" or "xml:lang" is not a string')

@@ -139,7 +139,8 @@ def parse_query_file(path: Path) -> StoredQuery:
             meta[key] = value
             lines_of[key] = lineno
         else:
-            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; use name, description, param, returns, lists")
+            raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
+                             "use name, description, param, returns, lists")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -194,14 +195,16 @@ def bind_term(param: Param, value: str) -> str:
         return lit(_decimal_text(Decimal(value.strip())), XSD_DECIMAL)
     if param.type == "date":
         try:
-            day = date.fromisoformat(value.strip()) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value.strip()) else None
+            iso = re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value.strip())
+            day = date.fromisoformat(value.strip()) if iso else None
         except ValueError:
             day = None
         if day is None:
             raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
         return lit(day.isoformat(), XSD_DATE)
     if param.allowed and value not in param.choices:
-        raise QueryError(f"--param {param.name}={_shown(value)} is not allowed; give one of: {', '.join(param.choices)}")
+        raise QueryError(f"--param {param.name}={_shown(value)} is not allowed; "
+                         f"give one of: {', '.join(param.choices)}")
     return sparql_string(value)
 
 
@@ -402,7 +405,8 @@ def with_standard_prefixes(text: str, source: str) -> tuple[str, int]:
             line = masked.count("\n", 0, m.start()) + 1
             column = m.start() - (masked.rfind("\n", 0, m.start()) + 1) + 1
             raise QueryError(f"{source}: unknown prefix '{prefix}:' at line {line}, column {column}; declare it "
-                             f"(PREFIX {prefix}: <IRI>) or use a standard prefix ({', '.join(p + ':' for p in sorted(std))})")
+                             f"(PREFIX {prefix}: <IRI>) or use a standard prefix "
+                             f"({', '.join(p + ':' for p in sorted(std))})")
         missing.setdefault(prefix)
     if not missing:
         return text, 0

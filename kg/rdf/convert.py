@@ -29,12 +29,15 @@ def ox_term(term: object) -> ox.NamedNode | ox.Literal | ox.BlankNode:
     if isinstance(term, Literal):
         if term.language:
             return ox.Literal(str(term), language=term.language)
-        return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype))) if term.datatype else ox.Literal(str(term))
+        if term.datatype:
+            return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
+        return ox.Literal(str(term))
     return ox.BlankNode(str(term))
 
 
 def rdflib_term(term: object, literals: dict | None = None) -> URIRef | Literal | BNode:
-    """The rdflib term of an Oxigraph term (a literal of ``literals``, by (lexical form, datatype, language), as it is)."""
+    """The rdflib term of an Oxigraph term (a literal of ``literals``, by (lexical form, datatype, language),
+    as it is)."""
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
     if isinstance(term, ox.Literal):

@@ -133,7 +133,8 @@ def rdf_format(path: Path) -> "ox.RdfFormat":
     fmt = _FORMATS.get(named.suffix.lower())
     if fmt is None:
         raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
-                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld (or .nquads, .ntriples, .turtle, .json-ld; gzipped or not)")
+                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld "
+                         "(or .nquads, .ntriples, .turtle, .json-ld; gzipped or not)")
     return fmt
 
 

@@ -18,7 +18,8 @@ from functools import lru_cache
 from ..model import Reference
 
 DOI_IN_TEXT = re.compile(r"\b(10\.[0-9]{4,9}/[^\s\"<>]+)", re.I)
-ARXIV_NEW = re.compile(r"(?:arxiv(?:\.org/(?:abs|pdf)/|\s*(?:preprint)?\s*:?\s*(?:abs/)?)|corr\s+abs/|10\.48550/arxiv\.)"
+ARXIV_NEW = re.compile(r"(?:arxiv(?:\.org/(?:abs|pdf)/|\s*(?:preprint)?\s*:?\s*(?:abs/)?)"
+                       r"|corr\s+abs/|10\.48550/arxiv\.)"
                        r"(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 ARXIV_OLD = re.compile(r"arxiv(?:\.org/abs/|:\s*)([a-z\-]+(?:\.[a-z]{2})?/\d{7})", re.I)
 URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+", re.I)
@@ -30,11 +31,14 @@ _ND = re.compile(r"\[n\.\s?d\.\]|\bn\.d\.", re.I)
 _ACM = re.compile(r"^(?P<authors>.*?)\.?\s(?P<year>(?:19|20)[0-9]{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
 _ACM_NOAUTH = re.compile(r"^(?P<year>(?:19|20)[0-9]{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
 _QUOTED = re.compile(r"[“\"«](?P<title>[^”\"»]{4,}?)[,.]?\s*[”\"»]")
-_PAREN_YEAR = re.compile(r"^(?P<authors>[^\d()]+?)\s*\((?P<year>(?:19|20)[0-9]{2})[a-z]?(?:,[^)]*)?\)\s*[.,:]?\s+(?P<rest>.+)$")
+_PAREN_YEAR = re.compile(r"^(?P<authors>[^\d()]+?)\s*\((?P<year>(?:19|20)[0-9]{2})[a-z]?(?:,[^)]*)?\)"
+                         r"\s*[.,:]?\s+(?P<rest>.+)$")
 _NATURE_TAIL = re.compile(r"\((?P<year>(?:19|20)[0-9]{2})[a-z]?\)\.?\s*$")
 _NATURE_AUTHORS = re.compile(
-    r"^(?P<authors>(?:[^,.&()]{2,60}?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+(?:,\s(?:Jr|Sr|II|III)\s?\.?)?(?:,\s|\s?&\s|\s)?)+(?:et\sal\.\s*)?)(?P<rest>.+)$")
-_VANCOUVER = re.compile(r"^(?P<authors>(?:[^,.()]+?\s[A-Z]{1,3}\s?,\s*)*[^,.()]+?\s[A-Z]{1,3}(?:\s?,?\s*et al)?)\s?[.,]?\s+"
+    r"^(?P<authors>(?:[^,.&()]{2,60}?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+(?:,\s(?:Jr|Sr|II|III)\s?\.?)?(?:,\s|\s?&\s|\s)?)+"
+    r"(?:et\sal\.\s*)?)(?P<rest>.+)$")
+_VANCOUVER = re.compile(r"^(?P<authors>(?:[^,.()]+?\s[A-Z]{1,3}\s?,\s*)*[^,.()]+?\s[A-Z]{1,3}(?:\s?,?\s*et al)?)"
+                        r"\s?[.,]?\s+"
                         r"(?:\((?P<year>(?:19|20)[0-9]{2})[a-z]?\)\s+)?(?P<rest>.+)$")
 _VENUE_HINT = re.compile(r"^(?:In\s|in\s|Proc\.|Proceedings|Journal|Trans\.|IEEE|ACM|arXiv|CoRR|Adv\.|Advances)")
 _TITLE_END = re.compile(r"(?<=\S)([.?!])\s+(?=[A-Z0-9(\[]|In\s|arXiv|https?://|www\.|pages?\s|pp\.|vol\.|in\s)")
@@ -82,7 +86,8 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in fold(name).split() if len(t) >= 3]
 
 
-_EDITION = re.compile(r"\s*[(\[,.]?\s*(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+_EDITION = re.compile(r"\s*[(\[,.]?\s*"
+                      r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
                       r"\s+(?:edition|ed\.?)\s*[)\]]?\.?\s*$", re.I)
 
 
@@ -150,7 +155,8 @@ def _clean_title(t: str | None) -> str | None:
 def _split_authors(text: str) -> tuple[str, ...]:
     text = re.sub(r"\bet\s?al\.?", "", text)
     inverted = re.findall(r"([^,&.]+?,\s?(?:[A-Z][a-z]?\.\s?-?)+)(?:,|\s|&|and|$)", text)
-    if inverted and not re.match(r"^\s*[A-Z][a-z]?\.", text) and sum(len(i) for i in inverted) >= 0.6 * len(text.strip()):
+    if inverted and not re.match(r"^\s*[A-Z][a-z]?\.", text) and \
+            sum(len(i) for i in inverted) >= 0.6 * len(text.strip()):
         return tuple(re.sub(r"^(?:and|&)\s+", "", i.strip(" ,&")) for i in inverted)
     parts = re.split(r",\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*", text)
     return tuple(p.strip(" .") for p in parts if p.strip(" .") and len(p.strip(" .")) > 1)

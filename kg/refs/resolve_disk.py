@@ -51,8 +51,8 @@ from .resolve import (
 
 SEP = "\x1f"
 PARSED_FIELDS = ("title", "authors", "year", "venue", "urls", "arxiv", "doi", "doi_in_text", "accessed", "style")
-_REF_COLS = ("rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, id_matched, "
-             "doc_tool, url_tool")
+_REF_COLS = ("rowid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, id_node, id_method, "
+             "id_matched, doc_tool, url_tool")
 _Q_COLS = ", ".join(f"ref.{c}" for c in _REF_COLS.split(", "))
 BATCH = 5000
 PARALLEL_ABOVE = 20_000  # references: with fewer, resolution runs in one process whatever ``jobs`` says
@@ -422,7 +422,8 @@ class Lookup:
 
     def named(self, citing: str) -> dict[str, Named]:
         """The corpus's view of every name the references of one citing work mention, by key."""
-        return {key: Named(key, name, kind, category, score, works, tuple(methods.split(SEP)) if methods else (), status)
+        return {key: Named(key, name, kind, category, score, works, tuple(methods.split(SEP)) if methods else (),
+                           status)
                 for key, name, kind, category, score, works, methods, status in self.db.execute(
                     "SELECT key, name, kind, category, score, works, methods, status FROM named WHERE key IN "
                     "(SELECT key FROM mention WHERE citing = ?) ORDER BY key", (citing,))}

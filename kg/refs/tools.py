@@ -132,7 +132,8 @@ class Catalogue:
                     self.by_alias.setdefault(fold(a), []).append(t)
         for page in clash:
             del self.main_pages[page]
-        self.vendor_words = frozenset(w for t in self.tools.values() for w in fold(t.vendor or "").split() if len(w) > 2)
+        self.vendor_words = frozenset(w for t in self.tools.values() for w in fold(t.vendor or "").split()
+                                      if len(w) > 2)
         for t in self.tools.values():
             for d in t.paper_dois:
                 self.by_doi.setdefault(d, []).append(t)
@@ -339,7 +340,8 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None
     except orjson.JSONDecodeError as e:
         raise InputError(str(path), f"is not valid JSON ({e})", "fix the tool catalogue") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("tools"), list):
-        raise InputError(str(path), 'is not a tool catalogue (no "tools" list)', "see kg/data/tools.json for the format")
+        raise InputError(str(path), 'is not a tool catalogue (no "tools" list)',
+                         "see kg/data/tools.json for the format")
     out: dict[str, Tool] = {}
     for i, t in enumerate(doc["tools"]):
         where = f"{path}: tools[{i}]"
@@ -348,7 +350,8 @@ def _read_catalogue(path: Path, known_categories: dict[str, str] | None = None
         if not isinstance(t.get("category"), str):
             raise InputError(where, "needs a \"category\"", "fix the tool entry")
         if not re.fullmatch(r"[a-z0-9][a-z0-9._+-]*", t["id"]):
-            raise InputError(where, f"id {t['id']!r} is not lower-case kebab-case", "use letters, digits, '-', '.', '_', '+'")
+            raise InputError(where, f"id {t['id']!r} is not lower-case kebab-case",
+                             "use letters, digits, '-', '.', '_', '+'")
         declared = doc.get("categories")
         cats_here = declared if isinstance(declared, dict) else {}
         if t["category"] not in cats_here and t["category"] not in known_categories:

@@ -78,7 +78,8 @@ def concepts() -> tuple[Concept, ...]:
     for c in sorted(g.subjects(RDF.type, SKOS.Concept)):  # type: ignore[type-var]  # rdflib types Node unordered; its terms are
         cid = TOPIC.local(str(c))
         label = next((str(x) for x in g.objects(c, SKOS.prefLabel)), cid)
-        cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*"))) for x in g.objects(c, URIRef(token_value(KG.cue)))]
+        cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*")))
+                for x in g.objects(c, URIRef(token_value(KG.cue)))]
         cues += [(_cue_pattern(str(x)), str(x), STRONG, fold(str(x).rstrip("*")))
                  for x in g.objects(c, URIRef(token_value(KG.strongCue)))]
         cats = frozenset(str(x) for x in g.objects(c, URIRef(token_value(KG.toolCategory))))

@@ -197,10 +197,12 @@ class Page:
             items.append(f'<li id="{e(anchor)}"><b>{e(rows[0].tool)}</b> in {work_link(c, doi)}: {e(refs)}</li>')
         head1 = '<tr><th class="tool"></th>'
         if pa:
-            head1 += f'<th class="side a" colspan="{len(pa)}">{e(p.label_a)} ({len(p.papers_a):,} paper{"s" if len(p.papers_a) != 1 else ""})</th>'
+            head1 += (f'<th class="side a" colspan="{len(pa)}">{e(p.label_a)} '
+                      f'({len(p.papers_a):,} paper{"s" if len(p.papers_a) != 1 else ""})</th>')
         head1 += '<th class="gap"></th>'
         if pb:
-            head1 += f'<th class="side b" colspan="{len(pb)}">{e(p.label_b)} ({len(p.papers_b):,} paper{"s" if len(p.papers_b) != 1 else ""})</th>'
+            head1 += (f'<th class="side b" colspan="{len(pb)}">{e(p.label_b)} '
+                      f'({len(p.papers_b):,} paper{"s" if len(p.papers_b) != 1 else ""})</th>')
         head1 += "</tr>"
 
         def paper_head(doi: str) -> str:
@@ -277,8 +279,9 @@ class Page:
         net = self.cocitation()
         self.networks.append(net)
         shown = net.trimmed(TOP["net_tools"], most_edges=3 * TOP["net_tools"])
-        body += ("<h3>Co-citation network</h3><p class=\"key\">Tools linked when the same paper cites both (line width: "
-                 "papers citing both), sized by citing papers, coloured by category; a node links to the tool.</p>" +
+        body += ("<h3>Co-citation network</h3><p class=\"key\">Tools linked when the same paper cites both "
+                 "(line width: papers citing both), sized by citing papers, coloured by category; "
+                 "a node links to the tool.</p>" +
                  svg.network(shown, self.cat_colour) + more(len(shown.nodes), len(net.nodes), "tools in the network"))
         body += '<h3>Each tool</h3><div class="tools-list">'
         # (the command shown names a real category: the most cited one)
@@ -342,8 +345,8 @@ class Page:
         shown = cit
         pal = {"input work": "#0072B2", "cited work": "#E69F00"}
         body += ("<h3>Citation graph</h3><p class=\"key\">Input works (blue) and the works they cite most (orange, "
-                 "sized by citing input works); arrows point to the cited work.</p>" + svg.network(shown, pal, labels=24)
-                 + svg.legend(list(pal.items())) +
+                 "sized by citing input works); arrows point to the cited work.</p>"
+                 + svg.network(shown, pal, labels=24) + svg.legend(list(pal.items())) +
                  more(0, self.citation_more, "input works citing these (the graph shows those citing most of them)"))
         coup = self.coupling()
         self.networks.append(coup)
@@ -355,7 +358,8 @@ class Page:
                              if any(n.group == k for n in shown.nodes.values())]) +
                  more(len(shown.nodes), len(coup.nodes), "works in the network"))
         return section("works", "Works", "The input works, what they cite most, and which of them cite alike.",
-                       [self.src.command("works"), self.src.command("topics"), self.src.command("most-cited"), self.src.command("references"),
+                       [self.src.command("works"), self.src.command("topics"), self.src.command("most-cited"),
+                        self.src.command("references"),
                         self.src.command("internal-citations"), self.src.command("bibliographic-coupling")], body)
 
     @property
@@ -535,6 +539,7 @@ class Page:
             rank = {"Violation": 0, "Warning": 1, "Info": 2}
             top = sorted(groups, key=lambda g: (rank.get(g[0], 3), -groups[g], g[1]))[: TOP["validation"]]
             out += ('<table><thead><tr><th>Severity</th><th class="num">Results</th><th>Message</th></tr></thead>'
-                    "<tbody>" + "".join(f'<tr><td>{e(s)}</td><td class="num">{groups[(s, m)]:,}</td><td>{e(m)}</td></tr>'
-                                        for s, m in top) + "</tbody></table>" + more(len(top), len(groups), "messages"))
+                    "<tbody>" + "".join(f'<tr><td>{e(s)}</td><td class="num">{groups[(s, m)]:,}</td>'
+                                        f'<td>{e(m)}</td></tr>' for s, m in top)
+                    + "</tbody></table>" + more(len(top), len(groups), "messages"))
         return out

@@ -86,7 +86,8 @@ class Source:
         res = self.query(name, params)
         return [{c: text(cell) for c, cell in zip(res.columns, row, strict=True)} for row in res.rows]
 
-    def stats(self, keys: tuple[str, ...] = ("works", "references", "cited_works", "tools", "people")) -> dict[str, int]:
+    def stats(self, keys: tuple[str, ...] = ("works", "references", "cited_works", "tools", "people"),
+              ) -> dict[str, int]:
         """Counts of ``kg stats``, the stored query ``stats`` (works, references, cited works, tools, people;
         triples if asked): its counts not asked for are left out of the query (the distinct triples take
         most of its time on a large graph)."""
@@ -98,7 +99,8 @@ class Source:
             check_local(text, "query 'stats'")
             res = query_oxigraph(self._ox, text)
         row = res.rows[0] if res.rows else [None] * len(res.columns)
-        return {key: int(float(cell[1])) if cell else 0 for key, cell in zip(res.columns, row, strict=True) if key in keys}
+        return {key: int(float(cell[1])) if cell else 0
+                for key, cell in zip(res.columns, row, strict=True) if key in keys}
 
 
 _COUNT = re.compile(r"^\s*\{ SELECT \(COUNT\(.*\) AS \?(\w+)\)")  # one count of stats.rq (one a line)

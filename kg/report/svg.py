@@ -140,7 +140,8 @@ def network(net: Network, palette: dict[str, str], width: int = 900, height: int
     if net.directed:
         marker = ' marker-end="url(#arrow)"'
         out.insert(2, '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-                      'markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+                      'markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">'
+                      '<path d="M 0 0 L 10 5 L 0 10 z" '
                       'fill="#888"/></marker></defs>')
     for (a, b), w in sorted(net.edges.items()):
         if a not in pos or b not in pos:

@@ -225,7 +225,8 @@ class Compiled:
         self.known = {f"<{t}>": t for triple in shapes for t in triple if isinstance(t, URIRef)}
         self.known.update({f"<{t}>": t for t in (RDF.type, RDFS.subClassOf)})
         self.backwards = {p for p, _ in self._all_steps() if _}
-        self.target_preds = {o for r in self.roots for t, o in r.targets if t in (SH.targetSubjectsOf, SH.targetObjectsOf)}
+        self.target_preds = {o for r in self.roots for t, o in r.targets
+                             if t in (SH.targetSubjectsOf, SH.targetObjectsOf)}
 
     def _all_steps(self) -> set:
         steps: set = set()
@@ -317,7 +318,8 @@ class Compiled:
         for cls in classes:
             add((C.ClassConstraintComponent, _class(cls), _msg_class(classes, self)))
         if (dt := one(SH.datatype)) is not None:
-            add((C.DatatypeConstraintComponent, _datatype(dt), _fixed("Value is not Literal with datatype {}", dt, self)))
+            add((C.DatatypeConstraintComponent, _datatype(dt),
+                 _fixed("Value is not Literal with datatype {}", dt, self)))
         if (kind := one(SH.nodeKind)) is not None:
             if kind not in _NODE_KINDS:
                 raise Unsupported("node kind")
@@ -708,7 +710,8 @@ def _msg_node(refs: list, engine: Compiled) -> Callable[..., str]:
 
 def _msg_not(nots: list, engine: Compiled) -> Callable[..., str]:
     if len(nots) == 1:
-        return lambda data, focus, value: f"Node {_d(data, value)} must not conform to shape {_s(engine.shapes, nots[0])}"
+        return lambda data, focus, value: (f"Node {_d(data, value)} must not conform to shape "
+                                           f"{_s(engine.shapes, nots[0])}")
     listed = " , ".join(_s(engine.shapes, n) for n in nots)
     return lambda data, focus, value: f"Node {_d(data, value)} must not conform to any shapes in {listed}"
 
