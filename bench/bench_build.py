@@ -128,7 +128,8 @@ def validation(data: Path, work: Path) -> dict:
     kg_build(data, home, 2, ["--validate", "none"])
     graph = home / "graph.nq"
     ours = run([*KG, "validate", str(graph), "--jobs", "2", "-f", "json", "--severity", "info"])
-    ref_code = ("import sys,time,orjson;from pathlib import Path;from kg import api;from kg.validate import render_json;"
+    ref_code = ("import sys,time,orjson;from pathlib import Path;from kg import api;from kg.validate import "
+                "render_json;"
                 "t=time.perf_counter();r=api.validate_graphs([Path(sys.argv[1])],engine='pyshacl');"
                 "sys.stderr.write(f'{time.perf_counter()-t}\\n');sys.stdout.write(render_json(r,'info'))")
     ref = run([PY, "-c", ref_code, str(graph)], cwd=str(ROOT))
@@ -174,8 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
         shutil.rmtree(a.work / f"kg-{n}", ignore_errors=True)
         per_triple = (f["kg-j1"]["seconds"] / f["kg-j1"]["triples"]) / (f["floor"]["seconds"] / f["floor"]["triples"])
-        print(f"  kg -j1 time per triple: {per_triple:.2f}x the floor's; -j2 speed-up {f['kg-j1']['seconds'] / f['kg-j2']['seconds']:.2f}x;"
-              f" kg -j1 {f['kg-j1']['triples'] / n:.0f} triples/record, floor {f['floor']['triples'] / n:.0f}", flush=True)
+        print(f"  kg -j1 time per triple: {per_triple:.2f}x the floor's; -j2 speed-up "
+              f"{f['kg-j1']['seconds'] / f['kg-j2']['seconds']:.2f}x;"
+              f" kg -j1 {f['kg-j1']['triples'] / n:.0f} triples/record, floor {f['floor']['triples'] / n:.0f}",
+              flush=True)
         if "rdflib" in f:
             print(f"  rdflib mapper: {f['rdflib']['seconds'] / f['floor']['seconds']:.1f}x the floor's time, "
                   f"{f['rdflib']['peak_mb'] / max(f['floor']['peak_mb'], 1):.0f}x its memory", flush=True)
@@ -196,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["turtle"] = t
         rate = {k: v["triples"] / v["seconds"] for k, v in t.items()}
         print(f"\nTurtle: kg export {rate['kg']:.0f} triples/s ({big} records), pyoxigraph {rate['pyoxigraph']:.0f} "
-              f"triples/s ({big}), rdflib {rate['rdflib']:.0f} triples/s ({tiny}): kg {rate['kg'] / rate['rdflib']:.1f}x "
+              f"triples/s ({big}), rdflib {rate['rdflib']:.0f} triples/s ({tiny}): kg "
+              f"{rate['kg'] / rate['rdflib']:.1f}x "
               f"rdflib, {rate['kg'] / rate['pyoxigraph']:.2f}x pyoxigraph", flush=True)
     if a.skip_validation:
         if a.json:
@@ -205,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     v = validation(data[a.validate_size], a.work)
     figures["validation"] = v
     print(f"\nvalidation of {a.validate_size} records (every result): kg validate --jobs 2 {v['kg']['seconds']:.1f} s "
-          f"({a.validate_size / v['kg']['seconds']:.1f} records/s, peak {v['kg']['peak_mb']:.0f} MB), pySHACL whole graph "
+          f"({a.validate_size / v['kg']['seconds']:.1f} records/s, peak {v['kg']['peak_mb']:.0f} MB), pySHACL whole "
+          f"graph "
           f"{v['pyshacl']['seconds']:.1f} s ({a.validate_size / v['pyshacl']['seconds']:.1f} records/s, peak "
           f"{v['pyshacl']['peak_mb']:.0f} MB): {v['pyshacl']['seconds'] / v['kg']['seconds']:.2f}x; "
           f"{v['results']} results, identical: {v['identical']}", flush=True)

@@ -131,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="sizes timed on rdflib in memory (default: the --sizes up to --rdflib-max)")
     ap.add_argument("--rdflib-max", type=int, default=1000, help="largest of --sizes also timed on rdflib")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a query may run on the store")
-    ap.add_argument("--rdflib-timeout", type=float, default=None, help="seconds a query may run on rdflib (default: --timeout)")
+    ap.add_argument("--rdflib-timeout", type=float, default=None,
+                    help="seconds a query may run on rdflib (default: --timeout)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/kg-bench"))
     a = ap.parse_args(argv)
     store_sizes = sorted(int(x) for x in a.sizes.split(","))

@@ -130,7 +130,8 @@ def prf(tp: int, fp: int, fn: int) -> tuple[float, float]:
     return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
 
 
-def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: bool,  # noqa: C901 - one evaluation run read top to bottom: build, load, score, print
+# one evaluation run read top to bottom: build, load, score, print
+def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: bool,  # noqa: C901
              top_level: set[str] | None = None) -> dict[str, float]:
     result = build_graph(inputs, Context.create())
     store = ox.Store()
@@ -209,7 +210,8 @@ def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: boo
         fam += have == want or (want != "none" and have != "none" and family(have) == family(want))
         ok += have == want or have in acceptable
         if show and have != want:
-            print(f"  topic {doi}: graph {have} (tied {sorted(tied[doi])}), label {want}, acceptable {sorted(acceptable)}")
+            print(f"  topic {doi}: graph {have} (tied {sorted(tied[doi])}), label {want}, acceptable "
+                  f"{sorted(acceptable)}")
     n = len(topics)
     figures.update(topic_exact=exact, topic_family=fam, topic_acceptable=ok, topics=n)
     print(f"primary topic: {exact}/{n} exact, {fam}/{n} in the label's family, {ok}/{n} exact or acceptable")

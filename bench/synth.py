@@ -210,7 +210,8 @@ CITIES = [
     ("Delhi", None, "India"), ("Pune", "Maharashtra", "India"), ("Taipei", None, "Taiwan"),
     ("Hsinchu", None, "Taiwan"), ("Kuala Lumpur", None, "Malaysia"), ("Bangkok", None, "Thailand"),
     ("Hanoi", None, "Vietnam"), ("Brisbane", "Queensland", "Australia"), ("Adelaide", "South Australia", "Australia"),
-    ("Auckland", None, "New Zealand"), ("Campinas", "São Paulo", "Brazil"), ("Porto Alegre", "Rio Grande do Sul", "Brazil"),
+    ("Auckland", None, "New Zealand"), ("Campinas", "São Paulo", "Brazil"),
+    ("Porto Alegre", "Rio Grande do Sul", "Brazil"),
     ("Santiago", None, "Chile"), ("Bogotá", None, "Colombia"), ("Cape Town", None, "South Africa"),
     ("Nairobi", None, "Kenya"), ("Lagos", None, "Nigeria"), ("Cairo", None, "Egypt"),
     ("Tehran", None, "Iran"), ("Isfahan", None, "Iran"), ("Riyadh", None, "Saudi Arabia"),
@@ -460,7 +461,8 @@ SIG = {
     "OPS": "SIGOPS ACM Special Interest Group on Operating Systems",
     "PLAN": "SIGPLAN ACM Special Interest Group on Programming Languages",
     "MICRO": "SIGMICRO ACM Special Interest Group on Microarchitectural Research and Processing",
-    "HPC": "SIGHPC ACM Special Interest Group on High Performance Computing, Special Interest Group on High Performance Computing",
+    "HPC": "SIGHPC ACM Special Interest Group on High Performance Computing, Special Interest Group on High "
+           "Performance Computing",
     "METRICS": "SIGMETRICS ACM Special Interest Group on Measurement and Evaluation",
     "BED": "SIGBED ACM Special Interest Group on Embedded Systems",
     "DA": "SIGDA ACM Special Interest Group on Design Automation",
@@ -470,86 +472,139 @@ SIG = {
     "IEEE-CS": "IEEE CS",
 }
 CONF_VENUES: list[tuple[str, str, str, int, str, tuple[str, ...], int]] = [
-    ("ASPLOS", "ACM International Conference on Architectural Support for Programming Languages and Operating Systems", "acm", 1982, "Proc. Int. Conf. Architectural Support Program. Lang. Oper. Syst. (ASPLOS)", ("ARCH", "OPS", "PLAN"), 4),
-    ("PLDI", "ACM SIGPLAN International Conference on Programming Language Design and Implementation", "acm", 1980, "Proc. ACM SIGPLAN Conf. Program. Lang. Design Implement. (PLDI)", ("PLAN",), 6),
-    ("PPoPP", "ACM SIGPLAN Annual Symposium on Principles and Practice of Parallel Programming", "acm", 1988, "Proc. ACM SIGPLAN Symp. Princ. Pract. Parallel Program. (PPoPP)", ("PLAN", "HPC"), 3),
-    ("CC", "ACM SIGPLAN International Conference on Compiler Construction", "acm", 1991, "Proc. Int. Conf. Compiler Construction (CC)", ("PLAN",), 3),
-    ("LCTES", "ACM SIGPLAN/SIGBED International Conference on Languages, Compilers, and Tools for Embedded Systems", "acm", 2000, "Proc. ACM SIGPLAN/SIGBED Int. Conf. Lang., Compilers, Tools Embedded Syst. (LCTES)", ("PLAN", "BED"), 6),
-    ("ISCA", "Annual International Symposium on Computer Architecture", "acm", 1973, "Proc. ACM/IEEE Int. Symp. Comput. Archit. (ISCA)", ("ARCH", "IEEE-CS"), 6),
-    ("MICRO", "IEEE/ACM International Symposium on Microarchitecture", "acm", 1968, "Proc. IEEE/ACM Int. Symp. Microarchitecture (MICRO)", ("MICRO",), 10),
-    ("SC", "International Conference for High Performance Computing, Networking, Storage and Analysis", "acm", 1988, "Proc. Int. Conf. High Perform. Comput., Netw., Storage Anal. (SC)", ("HPC", "IEEE-CS"), 11),
-    ("ICS", "ACM International Conference on Supercomputing", "acm", 1987, "Proc. ACM Int. Conf. Supercomputing (ICS)", ("ARCH",), 6),
-    ("EuroSys", "European Conference on Computer Systems", "acm", 2006, "Proc. Eur. Conf. Comput. Syst. (EuroSys)", ("OPS",), 4),
-    ("SOSP", "ACM Symposium on Operating Systems Principles", "acm", 1967, "Proc. ACM Symp. Oper. Syst. Princ. (SOSP)", ("OPS",), 10),
-    ("SoCC", "ACM Symposium on Cloud Computing", "acm", 2010, "Proc. ACM Symp. Cloud Comput. (SoCC)", ("OPS", "MOD"), 11),
-    ("HPDC", "International Symposium on High-Performance Parallel and Distributed Computing", "acm", 1992, "Proc. Int. Symp. High-Perform. Parallel Distrib. Comput. (HPDC)", ("ARCH", "HPC"), 6),
-    ("SPAA", "ACM Symposium on Parallelism in Algorithms and Architectures", "acm", 1989, "Proc. ACM Symp. Parallelism Algorithms Archit. (SPAA)", ("ACT", "ARCH"), 7),
-    ("PACT", "International Conference on Parallel Architectures and Compilation Techniques", "acm", 1992, "Proc. Int. Conf. Parallel Archit. Compilation Techn. (PACT)", ("ARCH", "IEEE-CS"), 10),
-    ("ISSTA", "ACM SIGSOFT International Symposium on Software Testing and Analysis", "acm", 1989, "Proc. ACM SIGSOFT Int. Symp. Softw. Test. Anal. (ISSTA)", ("SOFT",), 7),
-    ("HPCA", "IEEE International Symposium on High-Performance Computer Architecture", "ieee", 1995, "Proc. IEEE Int. Symp. High-Perform. Comput. Archit. (HPCA)", (), 3),
-    ("ISPASS", "IEEE International Symposium on Performance Analysis of Systems and Software", "ieee", 2000, "Proc. IEEE Int. Symp. Perform. Anal. Syst. Softw. (ISPASS)", (), 5),
-    ("IISWC", "IEEE International Symposium on Workload Characterization", "ieee", 2005, "Proc. IEEE Int. Symp. Workload Characterization (IISWC)", (), 10),
-    ("IPDPS", "IEEE International Parallel and Distributed Processing Symposium", "ieee", 1987, "Proc. IEEE Int. Parallel Distrib. Process. Symp. (IPDPS)", (), 5),
-    ("CLUSTER", "IEEE International Conference on Cluster Computing", "ieee", 1999, "Proc. IEEE Int. Conf. Cluster Comput. (CLUSTER)", (), 9),
-    ("CGO", "IEEE/ACM International Symposium on Code Generation and Optimization", "ieee", 2003, "Proc. IEEE/ACM Int. Symp. Code Gener. Optim. (CGO)", (), 2),
+    ("ASPLOS", "ACM International Conference on Architectural Support for Programming Languages and Operating Systems",
+     "acm", 1982, "Proc. Int. Conf. Architectural Support Program. Lang. Oper. Syst. (ASPLOS)", ("ARCH", "OPS", "PLAN"),
+     4),
+    ("PLDI", "ACM SIGPLAN International Conference on Programming Language Design and Implementation", "acm", 1980,
+     "Proc. ACM SIGPLAN Conf. Program. Lang. Design Implement. (PLDI)", ("PLAN",), 6),
+    ("PPoPP", "ACM SIGPLAN Annual Symposium on Principles and Practice of Parallel Programming", "acm", 1988,
+     "Proc. ACM SIGPLAN Symp. Princ. Pract. Parallel Program. (PPoPP)", ("PLAN", "HPC"), 3),
+    ("CC", "ACM SIGPLAN International Conference on Compiler Construction", "acm", 1991,
+     "Proc. Int. Conf. Compiler Construction (CC)", ("PLAN",), 3),
+    ("LCTES", "ACM SIGPLAN/SIGBED International Conference on Languages, Compilers, and Tools for Embedded Systems",
+     "acm", 2000, "Proc. ACM SIGPLAN/SIGBED Int. Conf. Lang., Compilers, Tools Embedded Syst. (LCTES)", ("PLAN", "BED"),
+     6),
+    ("ISCA", "Annual International Symposium on Computer Architecture", "acm", 1973,
+     "Proc. ACM/IEEE Int. Symp. Comput. Archit. (ISCA)", ("ARCH", "IEEE-CS"), 6),
+    ("MICRO", "IEEE/ACM International Symposium on Microarchitecture", "acm", 1968,
+     "Proc. IEEE/ACM Int. Symp. Microarchitecture (MICRO)", ("MICRO",), 10),
+    ("SC", "International Conference for High Performance Computing, Networking, Storage and Analysis", "acm", 1988,
+     "Proc. Int. Conf. High Perform. Comput., Netw., Storage Anal. (SC)", ("HPC", "IEEE-CS"), 11),
+    ("ICS", "ACM International Conference on Supercomputing", "acm", 1987, "Proc. ACM Int. Conf. Supercomputing (ICS)",
+     ("ARCH",), 6),
+    ("EuroSys", "European Conference on Computer Systems", "acm", 2006, "Proc. Eur. Conf. Comput. Syst. (EuroSys)",
+     ("OPS",), 4),
+    ("SOSP", "ACM Symposium on Operating Systems Principles", "acm", 1967, "Proc. ACM Symp. Oper. Syst. Princ. (SOSP)",
+     ("OPS",), 10),
+    ("SoCC", "ACM Symposium on Cloud Computing", "acm", 2010, "Proc. ACM Symp. Cloud Comput. (SoCC)", ("OPS", "MOD"),
+     11),
+    ("HPDC", "International Symposium on High-Performance Parallel and Distributed Computing", "acm", 1992,
+     "Proc. Int. Symp. High-Perform. Parallel Distrib. Comput. (HPDC)", ("ARCH", "HPC"), 6),
+    ("SPAA", "ACM Symposium on Parallelism in Algorithms and Architectures", "acm", 1989,
+     "Proc. ACM Symp. Parallelism Algorithms Archit. (SPAA)", ("ACT", "ARCH"), 7),
+    ("PACT", "International Conference on Parallel Architectures and Compilation Techniques", "acm", 1992,
+     "Proc. Int. Conf. Parallel Archit. Compilation Techn. (PACT)", ("ARCH", "IEEE-CS"), 10),
+    ("ISSTA", "ACM SIGSOFT International Symposium on Software Testing and Analysis", "acm", 1989,
+     "Proc. ACM SIGSOFT Int. Symp. Softw. Test. Anal. (ISSTA)", ("SOFT",), 7),
+    ("HPCA", "IEEE International Symposium on High-Performance Computer Architecture", "ieee", 1995,
+     "Proc. IEEE Int. Symp. High-Perform. Comput. Archit. (HPCA)", (), 3),
+    ("ISPASS", "IEEE International Symposium on Performance Analysis of Systems and Software", "ieee", 2000,
+     "Proc. IEEE Int. Symp. Perform. Anal. Syst. Softw. (ISPASS)", (), 5),
+    ("IISWC", "IEEE International Symposium on Workload Characterization", "ieee", 2005,
+     "Proc. IEEE Int. Symp. Workload Characterization (IISWC)", (), 10),
+    ("IPDPS", "IEEE International Parallel and Distributed Processing Symposium", "ieee", 1987,
+     "Proc. IEEE Int. Parallel Distrib. Process. Symp. (IPDPS)", (), 5),
+    ("CLUSTER", "IEEE International Conference on Cluster Computing", "ieee", 1999,
+     "Proc. IEEE Int. Conf. Cluster Comput. (CLUSTER)", (), 9),
+    ("CGO", "IEEE/ACM International Symposium on Code Generation and Optimization", "ieee", 2003,
+     "Proc. IEEE/ACM Int. Symp. Code Gener. Optim. (CGO)", (), 2),
     ("DAC", "ACM/IEEE Design Automation Conference", "ieee", 1964, "Proc. ACM/IEEE Design Autom. Conf. (DAC)", (), 6),
-    ("ICCAD", "IEEE/ACM International Conference on Computer Aided Design", "ieee", 1982, "Proc. IEEE/ACM Int. Conf. Comput.-Aided Design (ICCAD)", (), 11),
-    ("HiPC", "IEEE International Conference on High Performance Computing, Data, and Analytics", "ieee", 1994, "Proc. IEEE Int. Conf. High Perform. Comput., Data, Analytics (HiPC)", (), 12),
-    ("IPDPSW", "IEEE International Parallel and Distributed Processing Symposium Workshops", "ieee", 1987, "Proc. IEEE Int. Parallel Distrib. Process. Symp. Workshops (IPDPSW)", (), 5),
-    ("Euro-Par", "Euro-Par: Parallel Processing", "springer", 1995, "Proc. Eur. Conf. Parallel Process. (Euro-Par)", (), 8),
+    ("ICCAD", "IEEE/ACM International Conference on Computer Aided Design", "ieee", 1982,
+     "Proc. IEEE/ACM Int. Conf. Comput.-Aided Design (ICCAD)", (), 11),
+    ("HiPC", "IEEE International Conference on High Performance Computing, Data, and Analytics", "ieee", 1994,
+     "Proc. IEEE Int. Conf. High Perform. Comput., Data, Analytics (HiPC)", (), 12),
+    ("IPDPSW", "IEEE International Parallel and Distributed Processing Symposium Workshops", "ieee", 1987,
+     "Proc. IEEE Int. Parallel Distrib. Process. Symp. Workshops (IPDPSW)", (), 5),
+    ("Euro-Par", "Euro-Par: Parallel Processing", "springer", 1995, "Proc. Eur. Conf. Parallel Process. (Euro-Par)", (),
+     8),
     ("ISC", "ISC High Performance", "springer", 1986, "Proc. ISC High Perform. (ISC)", (), 6),
-    ("LCPC", "Languages and Compilers for Parallel Computing", "springer", 1988, "Proc. Int. Workshop Lang. Compilers Parallel Comput. (LCPC)", (), 10),
+    ("LCPC", "Languages and Compilers for Parallel Computing", "springer", 1988,
+     "Proc. Int. Workshop Lang. Compilers Parallel Comput. (LCPC)", (), 10),
 ]
 # venues that only appear in cited works (no DOI or pseudo-DOI)
 CITED_ONLY_VENUES: list[tuple[str, str, str, int, str]] = [
-    ("OSDI", "USENIX Symposium on Operating Systems Design and Implementation", "usenix", 1994, "Proc. USENIX Symp. Oper. Syst. Design Implement. (OSDI)"),
+    ("OSDI", "USENIX Symposium on Operating Systems Design and Implementation", "usenix", 1994,
+     "Proc. USENIX Symp. Oper. Syst. Design Implement. (OSDI)"),
     ("ATC", "USENIX Annual Technical Conference", "usenix", 1995, "Proc. USENIX Annu. Tech. Conf. (ATC)"),
-    ("NSDI", "USENIX Symposium on Networked Systems Design and Implementation", "usenix", 2004, "Proc. USENIX Symp. Netw. Syst. Design Implement. (NSDI)"),
-    ("FAST", "USENIX Conference on File and Storage Technologies", "usenix", 2002, "Proc. USENIX Conf. File Storage Technol. (FAST)"),
-    ("NeurIPS", "Advances in Neural Information Processing Systems", "neurips", 1987, "Proc. Adv. Neural Inf. Process. Syst. (NeurIPS)"),
+    ("NSDI", "USENIX Symposium on Networked Systems Design and Implementation", "usenix", 2004,
+     "Proc. USENIX Symp. Netw. Syst. Design Implement. (NSDI)"),
+    ("FAST", "USENIX Conference on File and Storage Technologies", "usenix", 2002,
+     "Proc. USENIX Conf. File Storage Technol. (FAST)"),
+    ("NeurIPS", "Advances in Neural Information Processing Systems", "neurips", 1987,
+     "Proc. Adv. Neural Inf. Process. Syst. (NeurIPS)"),
     ("ICML", "International Conference on Machine Learning", "pmlr", 1984, "Proc. Int. Conf. Mach. Learn. (ICML)"),
-    ("ICLR", "International Conference on Learning Representations", "openreview", 2013, "Proc. Int. Conf. Learn. Represent. (ICLR)"),
+    ("ICLR", "International Conference on Learning Representations", "openreview", 2013,
+     "Proc. Int. Conf. Learn. Represent. (ICLR)"),
     ("MLSys", "Proceedings of Machine Learning and Systems", "mlsys", 2019, "Proc. Mach. Learn. Syst. (MLSys)"),
     ("VLDB", "Proceedings of the VLDB Endowment", "vldb", 1975, "Proc. VLDB Endow."),
 ]
 # journals: (full, iso abbrev, ieee abbrev, publisher key, first year, doi code)
 JOURNALS: list[tuple[str, str, str, str, int, str]] = [
-    ("ACM Transactions on Architecture and Code Optimization", "ACM Trans. Archit. Code Optim.", "ACM Trans. Archit. Code Optim.", "acm", 2004, "TACO"),
-    ("ACM Transactions on Programming Languages and Systems", "ACM Trans. Program. Lang. Syst.", "ACM Trans. Program. Lang. Syst.", "acm", 1979, "TOPLAS"),
-    ("ACM Transactions on Computer Systems", "ACM Trans. Comput. Syst.", "ACM Trans. Comput. Syst.", "acm", 1983, "TOCS"),
+    ("ACM Transactions on Architecture and Code Optimization", "ACM Trans. Archit. Code Optim.",
+     "ACM Trans. Archit. Code Optim.", "acm", 2004, "TACO"),
+    ("ACM Transactions on Programming Languages and Systems", "ACM Trans. Program. Lang. Syst.",
+     "ACM Trans. Program. Lang. Syst.", "acm", 1979, "TOPLAS"),
+    ("ACM Transactions on Computer Systems", "ACM Trans. Comput. Syst.", "ACM Trans. Comput. Syst.", "acm", 1983,
+     "TOCS"),
     ("ACM Computing Surveys", "ACM Comput. Surv.", "ACM Comput. Surv.", "acm", 1969, "CSUR"),
-    ("ACM Transactions on Embedded Computing Systems", "ACM Trans. Embed. Comput. Syst.", "ACM Trans. Embed. Comput. Syst.", "acm", 2002, "TECS"),
-    ("Proceedings of the ACM on Programming Languages", "Proc. ACM Program. Lang.", "Proc. ACM Program. Lang.", "acm", 2017, "PACMPL"),
-    ("ACM Transactions on Parallel Computing", "ACM Trans. Parallel Comput.", "ACM Trans. Parallel Comput.", "acm", 2014, "TOPC"),
-    ("ACM Transactions on Reconfigurable Technology and Systems", "ACM Trans. Reconfigurable Technol. Syst.", "ACM Trans. Reconfigurable Technol. Syst.", "acm", 2008, "TRETS"),
+    ("ACM Transactions on Embedded Computing Systems", "ACM Trans. Embed. Comput. Syst.",
+     "ACM Trans. Embed. Comput. Syst.", "acm", 2002, "TECS"),
+    ("Proceedings of the ACM on Programming Languages", "Proc. ACM Program. Lang.", "Proc. ACM Program. Lang.", "acm",
+     2017, "PACMPL"),
+    ("ACM Transactions on Parallel Computing", "ACM Trans. Parallel Comput.", "ACM Trans. Parallel Comput.", "acm",
+     2014, "TOPC"),
+    ("ACM Transactions on Reconfigurable Technology and Systems", "ACM Trans. Reconfigurable Technol. Syst.",
+     "ACM Trans. Reconfigurable Technol. Syst.", "acm", 2008, "TRETS"),
     ("Communications of the ACM", "Commun. ACM", "Commun. ACM", "acm", 1958, "CACM"),
-    ("ACM Transactions on Mathematical Software", "ACM Trans. Math. Softw.", "ACM Trans. Math. Softw.", "acm", 1975, "TOMS"),
-    ("IEEE Transactions on Parallel and Distributed Systems", "IEEE Trans. Parallel Distrib. Syst.", "IEEE Trans. Parallel Distrib. Syst.", "ieee", 1990, "TPDS"),
+    ("ACM Transactions on Mathematical Software", "ACM Trans. Math. Softw.", "ACM Trans. Math. Softw.", "acm", 1975,
+     "TOMS"),
+    ("IEEE Transactions on Parallel and Distributed Systems", "IEEE Trans. Parallel Distrib. Syst.",
+     "IEEE Trans. Parallel Distrib. Syst.", "ieee", 1990, "TPDS"),
     ("IEEE Transactions on Computers", "IEEE Trans. Comput.", "IEEE Trans. Comput.", "ieee", 1968, "TC"),
     ("IEEE Micro", "IEEE Micro", "IEEE Micro", "ieee", 1981, "MM"),
-    ("IEEE Computer Architecture Letters", "IEEE Comput. Arch. Lett.", "IEEE Comput. Archit. Lett.", "ieee", 2002, "LCA"),
-    ("IEEE Transactions on Computer-Aided Design of Integrated Circuits and Systems", "IEEE Trans. Comput.-Aided Des. Integr. Circuits Syst.", "IEEE Trans. Comput.-Aided Design Integr. Circuits Syst.", "ieee", 1982, "TCAD"),
+    ("IEEE Computer Architecture Letters", "IEEE Comput. Arch. Lett.", "IEEE Comput. Archit. Lett.", "ieee", 2002,
+     "LCA"),
+    ("IEEE Transactions on Computer-Aided Design of Integrated Circuits and Systems",
+     "IEEE Trans. Comput.-Aided Des. Integr. Circuits Syst.", "IEEE Trans. Comput.-Aided Design Integr. Circuits Syst.",
+     "ieee", 1982, "TCAD"),
     ("Computing in Science & Engineering", "Comput. Sci. Eng.", "Comput. Sci. Eng.", "ieee", 1999, "MCSE"),
-    ("IEEE Transactions on Software Engineering", "IEEE Trans. Softw. Eng.", "IEEE Trans. Softw. Eng.", "ieee", 1975, "TSE"),
+    ("IEEE Transactions on Software Engineering", "IEEE Trans. Softw. Eng.", "IEEE Trans. Softw. Eng.", "ieee", 1975,
+     "TSE"),
     ("IEEE Access", "IEEE Access", "IEEE Access", "ieee", 2013, "ACCESS"),
     ("The Journal of Supercomputing", "J Supercomput", "J. Supercomput.", "springer", 1987, "11227"),
-    ("International Journal of Parallel Programming", "Int J Parallel Prog", "Int. J. Parallel Program.", "springer", 1972, "10766"),
+    ("International Journal of Parallel Programming", "Int J Parallel Prog", "Int. J. Parallel Program.", "springer",
+     1972, "10766"),
     ("Cluster Computing", "Cluster Comput", "Cluster Comput.", "springer", 1998, "10586"),
-    ("Journal of Parallel and Distributed Computing", "Journal of Parallel and Distributed Computing", "J. Parallel Distrib. Comput.", "elsevier", 1984, "jpdc"),
-    ("Future Generation Computer Systems", "Future Generation Computer Systems", "Future Gener. Comput. Syst.", "elsevier", 1984, "future"),
+    ("Journal of Parallel and Distributed Computing", "Journal of Parallel and Distributed Computing",
+     "J. Parallel Distrib. Comput.", "elsevier", 1984, "jpdc"),
+    ("Future Generation Computer Systems", "Future Generation Computer Systems", "Future Gener. Comput. Syst.",
+     "elsevier", 1984, "future"),
     ("Parallel Computing", "Parallel Computing", "Parallel Comput.", "elsevier", 1984, "parco"),
-    ("Journal of Systems Architecture", "Journal of Systems Architecture", "J. Syst. Archit.", "elsevier", 1996, "sysarc"),
+    ("Journal of Systems Architecture", "Journal of Systems Architecture", "J. Syst. Archit.", "elsevier", 1996,
+     "sysarc"),
 ]
 SUBJECTS = {
     "acm": [["Hardware and Architecture", "Information Systems", "Software"],
             ["Software"], ["General Computer Science", "Theoretical Computer Science"],
             ["Computer Science Applications", "Hardware and Architecture", "Software"]],
-    "ieee": [["Computational Theory and Mathematics", "Hardware and Architecture", "Theoretical Computer Science", "Software"],
+    "ieee": [["Computational Theory and Mathematics", "Hardware and Architecture", "Theoretical Computer Science",
+              "Software"],
              ["Hardware and Architecture", "Electrical and Electronic Engineering"],
              ["General Engineering", "General Materials Science", "General Computer Science"]],
     "springer": [["Hardware and Architecture", "Information Systems", "Theoretical Computer Science", "Software"],
                  ["Computer Networks and Communications", "Software"]],
-    "elsevier": [["Artificial Intelligence", "Computer Networks and Communications", "Hardware and Architecture", "Software", "Theoretical Computer Science"],
+    "elsevier": [["Artificial Intelligence", "Computer Networks and Communications", "Hardware and Architecture",
+                  "Software", "Theoretical Computer Science"],
                  ["Computer Networks and Communications", "Hardware and Architecture", "Software"]],
 }
 LOCATIONS_ACM = ["New York NY USA", "Online USA", "Seoul Korea", "La Jolla CA USA", "Vancouver BC Canada",
@@ -624,18 +679,23 @@ TOOLS: list[tuple[str, str, str, int]] = [
     ("HIP", "AMD", "https://rocm.docs.amd.com/projects/HIP/en/latest/", 2016),
     ("MIOpen", "AMD", "https://github.com/ROCm/MIOpen", 2017),
     ("AMD uProf", "AMD", "https://www.amd.com/en/developer/uprof.html", 2018),
-    ("VTune Profiler", "Intel", "https://www.intel.com/content/www/us/en/developer/tools/oneapi/vtune-profiler.html", 2008),
+    ("VTune Profiler", "Intel", "https://www.intel.com/content/www/us/en/developer/tools/oneapi/vtune-profiler.html",
+     2008),
     ("Intel Advisor", "Intel", "https://www.intel.com/content/www/us/en/developer/tools/oneapi/advisor.html", 2012),
     ("oneDNN", "Intel", "https://github.com/oneapi-src/oneDNN", 2016),
     ("oneAPI", "Intel", "https://www.intel.com/content/www/us/en/developer/tools/oneapi/overview.html", 2019),
-    ("Pin", "Intel", "https://www.intel.com/content/www/us/en/developer/articles/tool/pin-a-dynamic-binary-instrumentation-tool.html", 2005),
-    ("Software Development Emulator", "Intel", "https://www.intel.com/content/www/us/en/developer/articles/tool/software-development-emulator.html", 2010),
+    ("Pin", "Intel",
+     "https://www.intel.com/content/www/us/en/developer/articles/tool/pin-a-dynamic-binary-instrumentation-tool.html",
+     2005),
+    ("Software Development Emulator", "Intel",
+     "https://www.intel.com/content/www/us/en/developer/articles/tool/software-development-emulator.html", 2010),
     ("gem5", "gem5 Project", "https://www.gem5.org/", 2011),
     ("Valgrind", "Valgrind Developers", "https://valgrind.org/", 2002),
     ("DynamoRIO", "DynamoRIO", "https://dynamorio.org/", 2002),
     ("PAPI", "Innovative Computing Laboratory", "https://icl.utk.edu/papi/", 2000),
     ("HPCToolkit", "Rice University", "http://hpctoolkit.org/", 2008),
-    ("perf: Linux profiling with performance counters", "Linux Kernel Organization", "https://perf.wiki.kernel.org/", 2009),
+    ("perf: Linux profiling with performance counters", "Linux Kernel Organization", "https://perf.wiki.kernel.org/",
+     2009),
     ("eBPF", "eBPF Foundation", "https://ebpf.io/", 2014),
     ("bpftrace", "IO Visor", "https://github.com/bpftrace/bpftrace", 2018),
     ("Open Neural Network Exchange format", "ONNX", "https://onnx.ai/", 2017),
@@ -701,37 +761,85 @@ TOOLS: list[tuple[str, str, str, int]] = [
 # well-known tool papers placed at popular ranks of the cited-work pool
 # (title, year, venue acronym or journal code, author list "Given Family; ...")
 TOOL_PAPERS: list[tuple[str, int, str, str]] = [
-    ("TVM: An Automated End-to-End Optimizing Compiler for Deep Learning", 2018, "OSDI", "Tianqi Chen; Thierry Moreau; Ziheng Jiang; Lianmin Zheng; Eddie Yan; Meghan Cowan; Haichen Shen; Leyuan Wang; Yuwei Hu; Luis Ceze; Carlos Guestrin; Arvind Krishnamurthy"),
-    ("TensorFlow: A System for Large-Scale Machine Learning", 2016, "OSDI", "Martín Abadi; Paul Barham; Jianmin Chen; Zhifeng Chen; Andy Davis; Jeffrey Dean; Matthieu Devin; Sanjay Ghemawat; Geoffrey Irving; Michael Isard"),
-    ("PyTorch: An Imperative Style, High-Performance Deep Learning Library", 2019, "NeurIPS", "Adam Paszke; Sam Gross; Francisco Massa; Adam Lerer; James Bradbury; Gregory Chanan; Trevor Killeen; Zeming Lin; Natalia Gimelshein; Luca Antiga"),
-    ("LLVM: A Compilation Framework for Lifelong Program Analysis & Transformation", 2004, "CGO", "Chris Lattner; Vikram Adve"),
-    ("MLIR: Scaling Compiler Infrastructure for Domain Specific Computation", 2021, "CGO", "Chris Lattner; Mehdi Amini; Uday Bondhugula; Albert Cohen; Andy Davis; Jacques Pienaar; River Riddle; Tatiana Shpeisman; Nicolas Vasilache; Oleksandr Zinenko"),
-    ("Halide: A Language and Compiler for Optimizing Parallelism, Locality, and Recomputation in Image Processing Pipelines", 2013, "PLDI", "Jonathan Ragan-Kelley; Connelly Barnes; Andrew Adams; Sylvain Paris; Frédo Durand; Saman Amarasinghe"),
-    ("The gem5 Simulator", 2011, "CAN", "Nathan Binkert; Bradford Beckmann; Gabriel Black; Steven K. Reinhardt; Ali Saidi; Arkaprava Basu; Joel Hestness; Derek R. Hower; Tushar Krishna"),
-    ("Valgrind: A Framework for Heavyweight Dynamic Binary Instrumentation", 2007, "PLDI", "Nicholas Nethercote; Julian Seward"),
-    ("Pin: Building Customized Program Analysis Tools with Dynamic Instrumentation", 2005, "PLDI", "Chi-Keung Luk; Robert Cohn; Robert Muth; Harish Patil; Artur Klauser; Geoff Lowney; Steven Wallace; Vijay Janapa Reddi; Kim Hazelwood"),
-    ("Analyzing CUDA Workloads Using a Detailed GPU Simulator", 2009, "ISPASS", "Ali Bakhoda; George L. Yuan; Wilson W. L. Fung; Henry Wong; Tor M. Aamodt"),
-    ("Accel-Sim: An Extensible Simulation Framework for Validated GPU Modeling", 2020, "ISCA", "Mahmoud Khairy; Zhesheng Shen; Tor M. Aamodt; Timothy G. Rogers"),
-    ("NVBit: A Dynamic Binary Instrumentation Framework for NVIDIA GPUs", 2019, "MICRO", "Oreste Villa; Mark Stephenson; David Nellans; Stephen W. Keckler"),
-    ("HPCToolkit: Tools for Performance Analysis of Optimized Parallel Programs", 2010, "CCPE", "Laksono Adhianto; Sinchan Banerjee; Mike Fagan; Mark Krentel; Gabriel Marin; John Mellor-Crummey; Nathan R. Tallent"),
-    ("Triton: An Intermediate Language and Compiler for Tiled Neural Network Computations", 2019, "PLDI", "Philippe Tillet; H. T. Kung; David Cox"),
-    ("Efficient Memory Management for Large Language Model Serving with PagedAttention", 2023, "SOSP", "Woosuk Kwon; Zhuohan Li; Siyuan Zhuang; Ying Sheng; Lianmin Zheng; Cody Hao Yu; Joseph E. Gonzalez; Hao Zhang; Ion Stoica"),
-    ("FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", 2022, "NeurIPS", "Tri Dao; Daniel Y. Fu; Stefano Ermon; Atri Rudra; Christopher Ré"),
-    ("Timeloop: A Systematic Approach to DNN Accelerator Evaluation", 2019, "ISPASS", "Angshuman Parashar; Priyanka Raina; Yakun Sophia Shao; Yu-Hsin Chen; Victor A. Ying; Anurag Mukkara; Rangharajan Venkatesan; Brucek Khailany; Stephen W. Keckler; Joel Emer"),
-    ("Rodinia: A Benchmark Suite for Heterogeneous Computing", 2009, "IISWC", "Shuai Che; Michael Boyer; Jiayuan Meng; David Tarjan; Jeremy W. Sheaffer; Sang-Ha Lee; Kevin Skadron"),
-    ("McPAT: An Integrated Power, Area, and Timing Modeling Framework for Multicore and Manycore Architectures", 2009, "MICRO", "Sheng Li; Jung Ho Ahn; Richard D. Strong; Jay B. Brockman; Dean M. Tullsen; Norman P. Jouppi"),
-    ("Kokkos: Enabling Manycore Performance Portability through Polymorphic Memory Access Patterns", 2014, "jpdc", "H. Carter Edwards; Christian R. Trott; Daniel Sunderland"),
-    ("Roofline: An Insightful Visual Performance Model for Multicore Architectures", 2009, "CACM", "Samuel Williams; Andrew Waterman; David Patterson"),
-    ("Ansor: Generating High-Performance Tensor Programs for Deep Learning", 2020, "OSDI", "Lianmin Zheng; Chengfan Jia; Minmin Sun; Zhao Wu; Cody Hao Yu; Ameer Haj-Ali; Yida Wang; Jun Yang; Danyang Zhuo; Koushik Sen; Joseph E. Gonzalez; Ion Stoica"),
-    ("Megatron-LM: Training Multi-Billion Parameter Language Models Using Model Parallelism", 2019, "arXiv", "Mohammad Shoeybi; Mostofa Patwary; Raul Puri; Patrick LeGresley; Jared Casper; Bryan Catanzaro"),
-    ("ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", 2020, "SC", "Samyam Rajbhandari; Jeff Rasley; Olatunji Ruwase; Yuxiong He"),
-    ("In-Datacenter Performance Analysis of a Tensor Processing Unit", 2017, "ISCA", "Norman P. Jouppi; Cliff Young; Nishant Patil; David Patterson; Gaurav Agrawal; Raminder Bajwa; Sarah Bates; Suresh Bhatia; Nan Boden; Al Borchers"),
-    ("Attention Is All You Need", 2017, "NeurIPS", "Ashish Vaswani; Noam Shazeer; Niki Parmar; Jakob Uszkoreit; Llion Jones; Aidan N. Gomez; Łukasz Kaiser; Illia Polosukhin"),
-    ("Language Models are Few-Shot Learners", 2020, "NeurIPS", "Tom Brown; Benjamin Mann; Nick Ryder; Melanie Subbiah; Jared D Kaplan; Prafulla Dhariwal; Arvind Neelakantan; Pranav Shyam; Girish Sastry; Amanda Askell"),
-    ("Mixed Precision Training", 2018, "ICLR", "Paulius Micikevicius; Sharan Narang; Jonah Alben; Gregory Diamos; Erich Elsen; David Garcia; Boris Ginsburg; Michael Houston; Oleksii Kuchaiev; Ganesh Venkatesh; Hao Wu"),
-    ("GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism", 2019, "NeurIPS", "Yanping Huang; Youlong Cheng; Ankur Bapna; Orhan Firat; Mia Xu Chen; Dehao Chen; HyoukJoong Lee; Jiquan Ngiam; Quoc V. Le; Yonghui Wu; Zhifeng Chen"),
-    ("Tensor Comprehensions: Framework-Agnostic High-Performance Machine Learning Abstractions", 2018, "arXiv", "Nicolas Vasilache; Oleksandr Zinenko; Theodoros Theodoridis; Priya Goyal; Zachary DeVito; William S. Moses; Sven Verdoolaege; Andrew Adams; Albert Cohen"),
-    ("The Scalasca Performance Toolset Architecture", 2010, "CCPE", "Markus Geimer; Felix Wolf; Brian J. N. Wylie; Erika Ábrahám; Daniel Becker; Bernd Mohr"),
+    ("TVM: An Automated End-to-End Optimizing Compiler for Deep Learning", 2018, "OSDI",
+     "Tianqi Chen; Thierry Moreau; Ziheng Jiang; Lianmin Zheng; Eddie Yan; Meghan Cowan; Haichen Shen; Leyuan Wang; "
+     "Yuwei Hu; Luis Ceze; Carlos Guestrin; Arvind Krishnamurthy"),
+    ("TensorFlow: A System for Large-Scale Machine Learning", 2016, "OSDI",
+     "Martín Abadi; Paul Barham; Jianmin Chen; Zhifeng Chen; Andy Davis; Jeffrey Dean; Matthieu Devin; Sanjay "
+     "Ghemawat; Geoffrey Irving; Michael Isard"),
+    ("PyTorch: An Imperative Style, High-Performance Deep Learning Library", 2019, "NeurIPS",
+     "Adam Paszke; Sam Gross; Francisco Massa; Adam Lerer; James Bradbury; Gregory Chanan; Trevor Killeen; Zeming Lin; "
+     "Natalia Gimelshein; Luca Antiga"),
+    ("LLVM: A Compilation Framework for Lifelong Program Analysis & Transformation", 2004, "CGO",
+     "Chris Lattner; Vikram Adve"),
+    ("MLIR: Scaling Compiler Infrastructure for Domain Specific Computation", 2021, "CGO",
+     "Chris Lattner; Mehdi Amini; Uday Bondhugula; Albert Cohen; Andy Davis; Jacques Pienaar; River Riddle; Tatiana "
+     "Shpeisman; Nicolas Vasilache; Oleksandr Zinenko"),
+    ("Halide: A Language and Compiler for Optimizing Parallelism, Locality, and Recomputation in Image Processing "
+     "Pipelines", 2013, "PLDI", "Jonathan Ragan-Kelley; Connelly Barnes; Andrew Adams; Sylvain Paris; Frédo Durand; "
+                                "Saman Amarasinghe"),
+    ("The gem5 Simulator", 2011, "CAN",
+     "Nathan Binkert; Bradford Beckmann; Gabriel Black; Steven K. Reinhardt; Ali Saidi; Arkaprava Basu; Joel Hestness; "
+     "Derek R. Hower; Tushar Krishna"),
+    ("Valgrind: A Framework for Heavyweight Dynamic Binary Instrumentation", 2007, "PLDI",
+     "Nicholas Nethercote; Julian Seward"),
+    ("Pin: Building Customized Program Analysis Tools with Dynamic Instrumentation", 2005, "PLDI",
+     "Chi-Keung Luk; Robert Cohn; Robert Muth; Harish Patil; Artur Klauser; Geoff Lowney; Steven Wallace; Vijay Janapa "
+     "Reddi; Kim Hazelwood"),
+    ("Analyzing CUDA Workloads Using a Detailed GPU Simulator", 2009, "ISPASS",
+     "Ali Bakhoda; George L. Yuan; Wilson W. L. Fung; Henry Wong; Tor M. Aamodt"),
+    ("Accel-Sim: An Extensible Simulation Framework for Validated GPU Modeling", 2020, "ISCA",
+     "Mahmoud Khairy; Zhesheng Shen; Tor M. Aamodt; Timothy G. Rogers"),
+    ("NVBit: A Dynamic Binary Instrumentation Framework for NVIDIA GPUs", 2019, "MICRO",
+     "Oreste Villa; Mark Stephenson; David Nellans; Stephen W. Keckler"),
+    ("HPCToolkit: Tools for Performance Analysis of Optimized Parallel Programs", 2010, "CCPE",
+     "Laksono Adhianto; Sinchan Banerjee; Mike Fagan; Mark Krentel; Gabriel Marin; John Mellor-Crummey; Nathan R. "
+     "Tallent"),
+    ("Triton: An Intermediate Language and Compiler for Tiled Neural Network Computations", 2019, "PLDI",
+     "Philippe Tillet; H. T. Kung; David Cox"),
+    ("Efficient Memory Management for Large Language Model Serving with PagedAttention", 2023, "SOSP",
+     "Woosuk Kwon; Zhuohan Li; Siyuan Zhuang; Ying Sheng; Lianmin Zheng; Cody Hao Yu; Joseph E. Gonzalez; Hao Zhang; "
+     "Ion Stoica"),
+    ("FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness", 2022, "NeurIPS",
+     "Tri Dao; Daniel Y. Fu; Stefano Ermon; Atri Rudra; Christopher Ré"),
+    ("Timeloop: A Systematic Approach to DNN Accelerator Evaluation", 2019, "ISPASS",
+     "Angshuman Parashar; Priyanka Raina; Yakun Sophia Shao; Yu-Hsin Chen; Victor A. Ying; Anurag Mukkara; Rangharajan "
+     "Venkatesan; Brucek Khailany; Stephen W. Keckler; Joel Emer"),
+    ("Rodinia: A Benchmark Suite for Heterogeneous Computing", 2009, "IISWC",
+     "Shuai Che; Michael Boyer; Jiayuan Meng; David Tarjan; Jeremy W. Sheaffer; Sang-Ha Lee; Kevin Skadron"),
+    ("McPAT: An Integrated Power, Area, and Timing Modeling Framework for Multicore and Manycore Architectures", 2009,
+     "MICRO", "Sheng Li; Jung Ho Ahn; Richard D. Strong; Jay B. Brockman; Dean M. Tullsen; Norman P. Jouppi"),
+    ("Kokkos: Enabling Manycore Performance Portability through Polymorphic Memory Access Patterns", 2014, "jpdc",
+     "H. Carter Edwards; Christian R. Trott; Daniel Sunderland"),
+    ("Roofline: An Insightful Visual Performance Model for Multicore Architectures", 2009, "CACM",
+     "Samuel Williams; Andrew Waterman; David Patterson"),
+    ("Ansor: Generating High-Performance Tensor Programs for Deep Learning", 2020, "OSDI",
+     "Lianmin Zheng; Chengfan Jia; Minmin Sun; Zhao Wu; Cody Hao Yu; Ameer Haj-Ali; Yida Wang; Jun Yang; Danyang Zhuo; "
+     "Koushik Sen; Joseph E. Gonzalez; Ion Stoica"),
+    ("Megatron-LM: Training Multi-Billion Parameter Language Models Using Model Parallelism", 2019, "arXiv",
+     "Mohammad Shoeybi; Mostofa Patwary; Raul Puri; Patrick LeGresley; Jared Casper; Bryan Catanzaro"),
+    ("ZeRO: Memory Optimizations Toward Training Trillion Parameter Models", 2020, "SC",
+     "Samyam Rajbhandari; Jeff Rasley; Olatunji Ruwase; Yuxiong He"),
+    ("In-Datacenter Performance Analysis of a Tensor Processing Unit", 2017, "ISCA",
+     "Norman P. Jouppi; Cliff Young; Nishant Patil; David Patterson; Gaurav Agrawal; Raminder Bajwa; Sarah Bates; "
+     "Suresh Bhatia; Nan Boden; Al Borchers"),
+    ("Attention Is All You Need", 2017, "NeurIPS",
+     "Ashish Vaswani; Noam Shazeer; Niki Parmar; Jakob Uszkoreit; Llion Jones; Aidan N. Gomez; Łukasz Kaiser; Illia "
+     "Polosukhin"),
+    ("Language Models are Few-Shot Learners", 2020, "NeurIPS",
+     "Tom Brown; Benjamin Mann; Nick Ryder; Melanie Subbiah; Jared D Kaplan; Prafulla Dhariwal; Arvind Neelakantan; "
+     "Pranav Shyam; Girish Sastry; Amanda Askell"),
+    ("Mixed Precision Training", 2018, "ICLR",
+     "Paulius Micikevicius; Sharan Narang; Jonah Alben; Gregory Diamos; Erich Elsen; David Garcia; Boris Ginsburg; "
+     "Michael Houston; Oleksii Kuchaiev; Ganesh Venkatesh; Hao Wu"),
+    ("GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism", 2019, "NeurIPS",
+     "Yanping Huang; Youlong Cheng; Ankur Bapna; Orhan Firat; Mia Xu Chen; Dehao Chen; HyoukJoong Lee; Jiquan Ngiam; "
+     "Quoc V. Le; Yonghui Wu; Zhifeng Chen"),
+    ("Tensor Comprehensions: Framework-Agnostic High-Performance Machine Learning Abstractions", 2018, "arXiv",
+     "Nicolas Vasilache; Oleksandr Zinenko; Theodoros Theodoridis; Priya Goyal; Zachary DeVito; William S. Moses; Sven "
+     "Verdoolaege; Andrew Adams; Albert Cohen"),
+    ("The Scalasca Performance Toolset Architecture", 2010, "CCPE",
+     "Markus Geimer; Felix Wolf; Brian J. N. Wylie; Erika Ábrahám; Daniel Becker; Bernd Mohr"),
     ("Ramulator: A Fast and Extensible DRAM Simulator", 2016, "LCA", "Yoongu Kim; Weikun Yang; Onur Mutlu"),
 ]
 
@@ -882,7 +990,8 @@ ABS_SENT = [
     "In this paper, we present {sys}, a {adj} {art} that applies {tech} to {obj}.",
     "{sys} combines {tech} with a lightweight runtime to expose {adj2} opportunities that prior work misses.",
     "We implement {sys} on top of {tool} and evaluate it on {hw} using a diverse set of {tgt} workloads.",
-    "Our evaluation shows that {sys} achieves up to {x}× speedup over state-of-the-art baselines while reducing memory usage by {p}%.",
+    "Our evaluation shows that {sys} achieves up to {x}× speedup over state-of-the-art baselines while reducing memory "
+    "usage by {p}%.",
     "We further characterize {obj} across {n} production workloads and identify {k} key inefficiencies.",
     "Compared to {tool}, {sys} reduces profiling overhead from {p}% to under {q}%.",
     "These results suggest that {obj} must be treated as a first-class concern when designing {tgt}.",
@@ -1465,7 +1574,8 @@ class Generator:
             w.lp = str(int(w.fp) + 10 + int(r.random() * 12))
         elif pub == "openreview":
             w.venue_acm = f"The {['', 'First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth', 'Eleventh', 'Twelfth', 'Thirteenth', 'Fourteenth'][min(ed, 14)] or ordinal(ed)} {long}"
-            w.url = "https://openreview.net/forum?id=" + "".join(pick(r, "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(10))
+            w.url = "https://openreview.net/forum?id=" + "".join(pick(r,
+                "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(10))
         elif pub == "mlsys":
             w.venue_acm = f"Proceedings of Machine Learning and Systems (MLSys’{yy:02d})"
             w.volume = str(max(1, y - 2018))
@@ -1583,7 +1693,8 @@ class Generator:
                                 "Parallel Programming: Concepts and Practice", "Deep Learning Systems",
                                 "Performance Analysis and Tuning on Modern CPUs",
                                 "Programming Massively Parallel Processors: A Hands-on Approach",
-                                "Efficient Processing of Deep Neural Networks", "Optimizing Compilers for Modern Architectures",
+                                "Efficient Processing of Deep Neural Networks",
+                                "Optimizing Compilers for Modern Architectures",
                                 "High Performance Computing: Modern Systems and Practices"]) + (
                 f", {ordinal(2 + int(r.random() * 5))} Edition" if r.random() < 0.3 else "")
             w.publisher, w.pub_loc = pick(r, [("Morgan Kaufmann", "San Francisco, CA, USA"),
@@ -1635,7 +1746,8 @@ class Generator:
                                 f"{prod} Instruction Set Architecture Reference Guide",
                                 f"Debugging with {org} {prod}", f"{org} {prod} Product Brief"])
             host = {"NVIDIA": "developer.nvidia.com/blog", "AMD": "www.amd.com/en/technologies",
-                    "Intel": "www.intel.com/content/www/us/en/products/docs", "Google": "cloud.google.com/blog/products/ai-machine-learning",
+                    "Intel": "www.intel.com/content/www/us/en/products/docs",
+                    "Google": "cloud.google.com/blog/products/ai-machine-learning",
                     "Amazon Web Services": "aws.amazon.com/ai/machine-learning"}.get(org, f"www.{slug(org)}.com/blog")
             w.url = f"https://{host}/{slug(w.title)}/"
             if r.random() < 0.4:
@@ -1668,7 +1780,7 @@ class Generator:
             self.headers[i] = w
         return w
 
-    def _make_header(self, i: int) -> Work:  # noqa: C901 - one draw per header field; the order of the random draws fixes the corpus bytes
+    def _make_header(self, i: int) -> Work:  # noqa: C901 - one draw per field; their order fixes the corpus bytes
         r = Random(f"{self.seed}:{i}")
         w = Work()
         typ = TYPE_WEIGHTS[weighted(r, TYPE_CUM)][0]
@@ -1796,8 +1908,10 @@ class Generator:
             title = v["container"] if r.random() < 0.6 else f"{v['container']} Workshops"
             event = v["event"]
         else:
-            series = [pick(r, ["Lecture Notes in Computer Science", "Communications in Computer and Information Science",
-                                "Studies in Computational Intelligence", "Synthesis Lectures on Computer Architecture"])]
+            series = [pick(r,
+                           ["Lecture Notes in Computer Science", "Communications in Computer and Information Science",
+                                "Studies in Computational Intelligence",
+                                "Synthesis Lectures on Computer Architecture"])]
             title = pick(r, [f"{pick(r, ADJS)} {pick(r, OBJECTS)}", f"{pick(r, OBJECTS)} for {pick(r, TARGETS)}",
                               f"Handbook of {pick(r, OBJECTS)}", f"Advances in {pick(r, TARGETS)}"])
         eds = [int(r.random() * N_PEOPLE) for _ in range(1 + int(r.random() * 3))]
@@ -1880,11 +1994,12 @@ class Generator:
         else:
             return {"key": key, "volume-title": f"{w.title}. {org}. {url} Accessed on",
                     "author": org, "year": str(yr),
-                    "unstructured": f"{org} {yr}. {w.title}. {org}. {url} Accessed on: {MONTHS[acc_m - 1]} {acc_d}, {acc_y}."}
+                    "unstructured": f"{org} {yr}. {w.title}. {org}. {url} Accessed on: {MONTHS[acc_m - 1]} {acc_d}, "
+                                    f"{acc_y}."}
         return {"key": key, "unstructured": text}
 
     # ---------------- full record
-    def record(self, i: int) -> dict[str, Any]:  # noqa: C901 - one draw per record field; the order of the random draws fixes the corpus bytes
+    def record(self, i: int) -> dict[str, Any]:  # noqa: C901 - one draw per field; their order fixes the corpus bytes
         h = self.header(i)
         r = Random(f"{self.seed}:{i}:body")
         typ = h.rtype
@@ -2132,26 +2247,34 @@ class Generator:
             if rnd() < 0.6:
                 lic_ord = online_ord or issue_ord
                 lic = "https://creativecommons.org/licenses/by/4.0/" if rnd() < 0.35 else "http://www.acm.org/publications/policies/copyright_policy#Background"
-                v["license"] = [{"start": stamped(lic_ord, 0), "content-version": "vor", "delay-in-days": 0, "URL": lic}]
+                v["license"] = [{"start": stamped(lic_ord, 0), "content-version": "vor", "delay-in-days": 0,
+                                 "URL": lic}]
         elif house == "ieee":
             if rnd() < 0.8:
                 st = stamped(issue_ord, 0)
-                v["license"] = [{"start": st, "content-version": "stm-asf", "delay-in-days": 0, "URL": "https://doi.org/10.15223/policy-029"},
-                                {"start": st, "content-version": "stm-asf", "delay-in-days": 0, "URL": "https://doi.org/10.15223/policy-037"}]
+                v["license"] = [{"start": st, "content-version": "stm-asf", "delay-in-days": 0,
+                                 "URL": "https://doi.org/10.15223/policy-029"},
+                                {"start": st, "content-version": "stm-asf", "delay-in-days": 0,
+                                 "URL": "https://doi.org/10.15223/policy-037"}]
                 if rnd() < 0.3:
                     v["license"].append({"start": st, "content-version": "vor", "delay-in-days": 0,
                                          "URL": "https://ieeexplore.ieee.org/Xplorehelp/downloads/license-information/IEEE.html"})
         elif typ in ("dataset", "posted-content") or rnd() < 0.4:
             lic_ord = issue_ord + (0 if rnd() < 0.7 or typ in ("dataset", "posted-content") else 365)
             if typ in ("dataset", "posted-content", "report", "dissertation"):
-                url = pick(r, ["https://creativecommons.org/licenses/by/4.0", "https://creativecommons.org/licenses/by/4.0/",
-                                "https://creativecommons.org/licenses/by-nc-nd/4.0/", "https://creativecommons.org/publicdomain/zero/1.0/"])
+                url = pick(r,
+                    ["https://creativecommons.org/licenses/by/4.0", "https://creativecommons.org/licenses/by/4.0/",
+                                "https://creativecommons.org/licenses/by-nc-nd/4.0/",
+                                "https://creativecommons.org/publicdomain/zero/1.0/"])
             elif prefix == "10.9997":
-                url = pick(r, ["https://www.elsevier.com/tdm/userlicense/1.0/", "https://creativecommons.org/licenses/by/4.0/"])
+                url = pick(r,
+                    ["https://www.elsevier.com/tdm/userlicense/1.0/", "https://creativecommons.org/licenses/by/4.0/"])
             else:
                 url = pick(r, ["https://www.springernature.com/gp/researchers/text-and-data-mining",
-                                "https://creativecommons.org/licenses/by/4.0", "https://www.springernature.com/gp/researchers/text-and-data-mining"])
-            v["license"] = [{"start": stamped(lic_ord, 0), "content-version": "tdm" if "tdm" in url or "text-and-data" in url else "vor",
+                                "https://creativecommons.org/licenses/by/4.0",
+                                "https://www.springernature.com/gp/researchers/text-and-data-mining"])
+            v["license"] = [{"start": stamped(lic_ord, 0),
+                             "content-version": "tdm" if "tdm" in url or "text-and-data" in url else "vor",
                              "delay-in-days": lic_ord - issue_ord, "URL": url}]
         if rnd() < 0.38:
             funders = []
@@ -2159,7 +2282,8 @@ class Generator:
                 fdoi, fname, fkind = FUNDERS[int(rnd() * len(FUNDERS))]
                 if any(f["name"] == fname for f in funders):
                     continue
-                awards = [self._award(fkind, r) for _ in range(0 if rnd() < 0.15 else 1 + int(rnd() * 2 if rnd() < 0.3 else 0))]
+                awards = [self._award(fkind,
+                    r) for _ in range(0 if rnd() < 0.15 else 1 + int(rnd() * 2 if rnd() < 0.3 else 0))]
                 f: dict[str, Any] = {}
                 if fdoi and rnd() < 0.92:
                     f["DOI"] = fdoi
@@ -2210,7 +2334,8 @@ class Generator:
                 a["role"] = [{"role": "author", "vocabulary": "crossref"}]
             authors.append(a)
         if typ != "dissertation" and rnd() < 0.02:
-            authors.append({"name": ORG_AUTHORS[int(rnd() * len(ORG_AUTHORS))], "sequence": "additional", "affiliation": []})
+            authors.append({"name": ORG_AUTHORS[int(rnd() * len(ORG_AUTHORS))], "sequence": "additional",
+                            "affiliation": []})
         v["author"] = authors
         v["member"] = prof["member"]
         if online_ord is not None:
@@ -2227,7 +2352,8 @@ class Generator:
             resource = f"https://dl.acm.org/doi/{doi}"
         elif house == "ieee":
             links = [{"URL": f"http://xplorestaging.ieee.org/ielx8/{arnumber // 100}/{arnumber // 1000}/{arnumber}.pdf?arnumber={arnumber}",
-                      "content-type": "unspecified", "content-version": "vor", "intended-application": "similarity-checking"}]
+                      "content-type": "unspecified", "content-version": "vor",
+                      "intended-application": "similarity-checking"}]
             resource = f"https://ieeexplore.ieee.org/document/{arnumber}/"
         elif prefix == "10.9998":
             links = [{"URL": f"https://link.springer.com/content/pdf/{doi}.pdf", "content-type": "unspecified",
@@ -2242,7 +2368,8 @@ class Generator:
             resource = f"https://linkinghub.elsevier.com/retrieve/pii/{pii}"
         elif prefix == "10.48555":
             links = [{"URL": f"https://www.researchsquare.com/article/rs-{2000000 + i}/v{1 + int(rnd() * 3)}.pdf",
-                      "content-type": "unspecified", "content-version": "vor", "intended-application": "similarity-checking"}] if rnd() < 0.7 else []
+                      "content-type": "unspecified", "content-version": "vor",
+                      "intended-application": "similarity-checking"}] if rnd() < 0.7 else []
             resource = f"https://www.researchsquare.com/article/rs-{2000000 + i}/v1"
         else:
             links = []
@@ -2280,7 +2407,8 @@ class Generator:
         if typ == "dataset" and i > 0:
             j = int(i * rnd())
             hj = self.header(j)
-            v["title"] = [pick(r, ["Artifact for", "Replication Package for", "Dataset and Code for"]) + f" “{hj.title}”"]
+            v["title"] = [pick(r,
+                               ["Artifact for", "Replication Package for", "Dataset and Code for"]) + f" “{hj.title}”"]
             rel["is-supplement-to"] = [{"id-type": "doi", "id": hj.doi, "asserted-by": "subject"}]
         elif typ == "posted-content" and i > 0 and rnd() < 0.15:
             j = int(i * rnd())

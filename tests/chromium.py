@@ -174,7 +174,8 @@ class Chromium:
             box = self.evaluate(f"(() => {{ const el = document.querySelector({json.dumps(selector)}); "
                                 "el.scrollIntoView(); const r = el.getBoundingClientRect(); "
                                 "return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; })()")
-            clip = {"x": box["x"], "y": box["y"], "width": max(box["w"], 1), "height": min(max(box["h"], 1), most_height),
+            clip = {"x": box["x"], "y": box["y"], "width": max(box["w"], 1),
+                    "height": min(max(box["h"], 1), most_height),
                     "scale": 1}
         params: dict = {"format": "png"}
         if clip:

@@ -16,7 +16,8 @@ CHECK_VOCAB = SHARED / "tools" / "check_vocab.py"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--regen-golden", action="store_true", help="rewrite tests/golden/*/expected.nt from the current code")
+    parser.addoption("--regen-golden", action="store_true",
+                     help="rewrite tests/golden/*/expected.nt from the current code")
     parser.addoption("--runslow", action="store_true", help="also run tests marked slow (large corpora)")
 
 

@@ -206,7 +206,8 @@ def test_invalid_json_single_document_names_line_and_column(kg: Kg) -> None:
 
 
 def test_invalid_json_line_in_json_lines_skips_only_that_line(kg: Kg) -> None:
-    lines = [json.dumps(work("10.5555/line.1")), '{"DOI": "10.5555/line.2", "type": ', json.dumps(work("10.5555/line.3"))]
+    lines = [json.dumps(work("10.5555/line.1")), '{"DOI": "10.5555/line.2", "type": ',
+             json.dumps(work("10.5555/line.3"))]
     name = kg.write("works.jsonl", "\n".join(lines) + "\n")
     r = kg("build", name)
     assert r.exit_code == 1
@@ -220,7 +221,8 @@ def test_invalid_json_line_in_json_lines_skips_only_that_line(kg: Kg) -> None:
 
 
 def test_invalid_json_on_first_line_of_json_lines_skips_only_that_line(kg: Kg) -> None:
-    lines = ['{"DOI": "10.5555/line.1", "type": ', json.dumps(work("10.5555/line.2")), json.dumps(work("10.5555/line.3"))]
+    lines = ['{"DOI": "10.5555/line.1", "type": ', json.dumps(work("10.5555/line.2")),
+             json.dumps(work("10.5555/line.3"))]
     name = kg.write("works.jsonl", "\n".join(lines) + "\n")
     r = kg("build", name)
     assert r.exit_code == 1
@@ -473,7 +475,8 @@ def test_all_records_bad_leaves_the_old_workspace_graph_intact(kg: Kg) -> None:
     assert r.exit_code == 2
     assert_lines(r.stderr, [
         "skipped: bad1.json: DOI is missing; every work needs one; add it or leave the record out",
-        "skipped: bad2.json: line 1, column 2: invalid JSON (unexpected character, expected a string key); fix the file or leave it out",
+        "skipped: bad2.json: line 1, column 2: invalid JSON (unexpected character, expected a string key); fix the "
+        "file or leave it out",
         no_usable("bad1.json, bad2.json"),
     ])
     assert kg.graph.read_bytes() == before
@@ -587,7 +590,8 @@ def test_export_of_a_corrupt_nquads_file(kg: Kg, content: str) -> None:
     r = kg("export", "broken.nq")
     assert r.exit_code == 2
     # the middle is the RDF parser's own message (line and columns); the frame is kg's
-    assert_lines(r.stderr, [re.compile(re.escape("error: broken.nq: is not a readable RDF graph (Parser error at line 1 ")
+    assert_lines(r.stderr,
+                 [re.compile(re.escape("error: broken.nq: is not a readable RDF graph (Parser error at line 1 ")
                                        + r".*" + re.escape("); check the file and its format"))])
     assert r.stdout == ""
 
@@ -689,7 +693,8 @@ def test_line_break_in_a_doi_never_splits_a_message(kg: Kg, record: dict[str, An
     name = kg.write("rec.json", envelope(record))
     r = kg("build", name)
     for line in r.stderr.splitlines():
-        assert line.startswith(("skipped: rec.json: ", "warning: rec.json: ", "error: ", "built ", "validation: ")), line
+        assert line.startswith(("skipped: rec.json: ", "warning: rec.json: ", "error: ", "built ",
+                                "validation: ")), line
 
 
 # ---------------------------------------------------------------- version and documentation

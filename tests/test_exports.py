@@ -53,7 +53,8 @@ def ox_statements(data: bytes, fmt: str) -> set[str]:
 
 def pyld_triples(data: bytes) -> set[str]:
     nq = jsonld.to_rdf(json.loads(data), {"format": "application/n-quads"})
-    return {f"{q.subject} {q.predicate} {q.object} ." for q in pyoxigraph.parse(nq.encode(), format=pyoxigraph.RdfFormat.N_QUADS)}
+    return {f"{q.subject} {q.predicate} {q.object} ." for q in pyoxigraph.parse(nq.encode(),
+                                                                                format=pyoxigraph.RdfFormat.N_QUADS)}
 
 
 def assert_every_export_is_the_graph(tmp_path: Path, home: Path) -> None:
@@ -141,7 +142,8 @@ def test_foreign_graph_with_blank_nodes_exports_to_json_ld_without_loss(tmp_path
         r = kg(home, "export", str(foreign), "-f", fmt, "-o", str(out))
         assert r.exit_code == 0, r.output
         want = rdflib.Graph().parse(foreign)
-        nt = "".join(f"{q.subject} {q.predicate} {q.object} .\n" for q in pyoxigraph.parse(out.read_bytes(), format=OX[fmt]))
+        nt = "".join(f"{q.subject} {q.predicate} {q.object} .\n" for q in pyoxigraph.parse(out.read_bytes(),
+                                                                                           format=OX[fmt]))
         got = rdflib.Graph().parse(data=nt, format="nt")
         assert len(got) == len(want) == 7 and isomorphic(got, want), fmt
         if fmt == "json-ld":
@@ -154,7 +156,8 @@ def test_an_8_mb_literal_round_trips(tmp_path: Path) -> None:
     r["abstract"] = "<jats:p>" + ("Long abstract text. " * 450_000) + "</jats:p>"  # 9 MB
     (tmp_path / "big.json").write_text(json.dumps(r), encoding="utf-8")
     home = tmp_path / "ws"
-    result = kg(home, "build", "-q", str(tmp_path / "big.json"), "-o", str(tmp_path / "big.jsonld"), "--validate", "none")
+    result = kg(home, "build", "-q", str(tmp_path / "big.json"), "-o", str(tmp_path / "big.jsonld"), "--validate",
+                "none")
     assert result.exit_code == 0, result.output
     triples, _ = graph_sets(home)
     data = (tmp_path / "big.jsonld").read_bytes()

@@ -194,7 +194,8 @@ def test_fuzz_batches_slow(tmp_path: Path, number: int) -> None:
     run_batch(tmp_path, number, 30, depth_ok=120)
 
 
-@pytest.mark.skipif(DEPTH_LIMIT is None, reason="needs the read-time depth limit (kg/ingest/read.py MAX_DEPTH, issue 22)")
+@pytest.mark.skipif(DEPTH_LIMIT is None,
+                    reason="needs the read-time depth limit (kg/ingest/read.py MAX_DEPTH, issue 22)")
 @pytest.mark.parametrize("number", range(100, 103))
 def test_fuzz_batches_deeper_than_the_recursion_limit(tmp_path: Path, number: int) -> None:
     limit = sys.getrecursionlimit()

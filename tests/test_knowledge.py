@@ -28,7 +28,8 @@ from kg.refs.topics import classify
 CAT = Catalogue.load()
 
 
-def ref(text: str | None = None, doi: str | None = None, index: int = 1, key: str | None = "k", **fields: str) -> Reference:
+def ref(text: str | None = None, doi: str | None = None, index: int = 1, key: str | None = "k",
+        **fields: str) -> Reference:
     return Reference(index, key, doi, None, text, tuple((k.replace("_", "-"), v) for k, v in fields.items()))
 
 
@@ -42,7 +43,8 @@ def mention(text: str | None = None, **fields: str) -> Mention | None:
 @pytest.mark.parametrize("text, name, kind, category, method", [
     ("A. Author and B. Author. 2023. Quokka: A scalable profiler for serverless functions. In Proc. EuroSys. 1-14.",
      "Quokka", "tool", "profiler", "named-system"),
-    ("C. Dev. 2021. Heronry: an R package for the statistical analysis of colony counts. Bioinformatics 37, 12 (2021), 1-3.",
+    ("C. Dev. 2021. Heronry: an R package for the statistical analysis of colony counts. Bioinformatics 37, 12 (2021), "
+     "1-3.",
      "Heronry", "tool", "statistics", "named-system"),
     ("D. Dev. 2020. Marlin—A framework for inductive learning over description logic ontologies. J. Web Sem. 9 (2020).",
      "Marlin", "tool", "semantic-web", "named-system"),
@@ -69,10 +71,12 @@ def test_weak_named_system_needs_a_computing_context_and_gains_from_an_identifie
 
 
 @pytest.mark.parametrize("text, name, method, score", [
-    ("J. Dev. 2021. Muzero general. https://github.com/werner-duvaud/muzero-general", "muzero-general", "repository-url", 0.75),
+    ("J. Dev. 2021. Muzero general. https://github.com/werner-duvaud/muzero-general", "muzero-general",
+     "repository-url", 0.75),
     ("K. Dev. 2022. Flowpipe. GitLab. https://gitlab.com/flowlab/flowpipe", "flowpipe", "repository-url", 0.75),
     ("L. Dev. 2020. hypertune. https://pypi.org/project/hypertune/", "hypertune", "package-index", 0.8),
-    ("M. Dev. 2019. seqplot: plotting sequences. https://cran.r-project.org/package=seqplot", "seqplot", "package-index", 0.8),
+    ("M. Dev. 2019. seqplot: plotting sequences. https://cran.r-project.org/package=seqplot", "seqplot",
+     "package-index", 0.8),
     ("N. Dev. 2018. ReadFilt. https://bioconductor.org/packages/ReadFilt/", "ReadFilt", "package-index", 0.8),
 ])
 def test_repository_and_package_index_cues(text: str, name: str, method: str, score: float) -> None:
@@ -90,12 +94,14 @@ def test_documentation_and_software_venue_cues() -> None:
 # ---------------------------------------------------------------- 2. traps: not software, or not this software
 
 @pytest.mark.parametrize("text, kind", [
-    ("J. Devlin et al. 2019. BERT: Pre-training of deep bidirectional transformers for language understanding. In NAACL.", "model"),
+    ("J. Devlin et al. 2019. BERT: Pre-training of deep bidirectional transformers for language understanding. In "
+     "NAACL.", "model"),
     ("H. Touvron et al. 2023. Llama 2: Open foundation and fine-tuned chat models. arXiv:2307.09288.", "model"),
     ("A. van den Oord et al. 2016. WaveNet: A generative model for raw audio. arXiv:1609.03499.", "model"),
     ("J. Deng et al. 2009. ImageNet: A large-scale hierarchical image database. In CVPR. 248-255.", "dataset"),
     ("Q. Dev. 2020. Cascade: A benchmark suite for irregular GPU applications. In IISWC.", "benchmark"),
-    ("S. Dev et al. 2019. Ridgeline: An insightful visual performance model for manycore accelerators. CACM 62.", "algorithm"),
+    ("S. Dev et al. 2019. Ridgeline: An insightful visual performance model for manycore accelerators. CACM 62.",
+     "algorithm"),
     ("R. Dev. 2018. Ripple: An approach to adaptive load balancing in data centers. In NSDI.", "algorithm"),
 ])
 def test_named_artifacts_that_are_not_software_get_their_own_kind(text: str, kind: str) -> None:
@@ -121,7 +127,8 @@ def test_catalogue_traps_still_hold_with_inference() -> None:
     def tools(text: str) -> set[str]:
         p = parse_reference(ref(text))
         return {m.tool.id for m in CAT.recognise(p, None, text)}
-    assert "triton" not in tools("NVIDIA. 2023. Triton Inference Server. https://developer.nvidia.com/triton-inference-server")
+    assert "triton" not in tools("NVIDIA. 2023. Triton Inference Server. "
+                                 "https://developer.nvidia.com/triton-inference-server")
     assert "triton" in tools("P. Tillet, H. T. Kung, and D. Cox. 2019. Triton: an intermediate language and compiler "
                              "for tiled neural network computations. In MAPL. 10-19.")
     assert "jax" not in tools("M. Jax and P. Lee. 2019. Stochastic models of queueing in hospitals. Oper. Res. 12.")
@@ -137,7 +144,8 @@ def test_a_catalogue_veto_blocks_inference_under_that_name() -> None:
     # IBM SPSS Amos is a catalogue tool that vetoes "Amos Tversky": no tool is inferred under that name either
     assert mention("Amos Tversky: A life in decision theory. J. Econ. Persp. 12 (1998).") is None
     # the Triton inference server is not the Triton compiler, whichever the references name
-    p = parse_reference(ref("NVIDIA. 2023. Triton Inference Server. https://developer.nvidia.com/triton-inference-server"))
+    p = parse_reference(ref("NVIDIA. 2023. Triton Inference Server. "
+                            "https://developer.nvidia.com/triton-inference-server"))
     assert {m.tool.id for m in CAT.recognise(p, None, "")} == {"triton-inference-server"}
 
 
@@ -231,10 +239,12 @@ def test_override_warnings_file_name_in_evidence_and_topic_ids(tmp_path: Path) -
     assert (f"warning: {overrides}: line 3: 10.5555/missing is not an input record, so its topics are not used; "
             "check the DOI or add the record") in res.output
     assert f'"topics file: {overrides}"' in (tmp_path / "g.nt").read_text(encoding="utf-8")
-    q = CliRunner().invoke(main, ["query", "tools-cited-by-both", "-p", "topic-a=profiling", "-p", "topic-b=topic:compilers",
+    q = CliRunner().invoke(main,
+                           ["query", "tools-cited-by-both", "-p", "topic-a=profiling", "-p", "topic-b=topic:compilers",
                                   "-g", str(tmp_path / "g.nt"), "-f", "csv"])
     assert q.exit_code == 0, q.output
-    bad = CliRunner().invoke(main, ["query", "tools-cited-by-both", "-p", "topic-a=profilers", "-g", str(tmp_path / "g.nt")])
+    bad = CliRunner().invoke(main,
+                             ["query", "tools-cited-by-both", "-p", "topic-a=profilers", "-g", str(tmp_path / "g.nt")])
     assert bad.exit_code == 2 and "is no topic id of the scheme" in bad.output
 
 
@@ -251,10 +261,13 @@ def test_a_work_citing_its_own_earlier_version(tmp_path: Path) -> None:
     graph = tmp_path / "g.nq"
     graph.write_text("".join(lines), encoding="utf-8")
     runner = CliRunner()
-    selfc = list(csv.DictReader(io.StringIO(runner.invoke(main, ["query", "self-citations", "-g", str(graph), "-f", "csv"]).output)))
+    selfc = list(csv.DictReader(io.StringIO(runner.invoke(main,
+        ["query", "self-citations", "-g", str(graph), "-f", "csv"]).output)))
     assert [(r["citing"], r["key"]) for r in selfc] == [("10.5555/pintail", "r1")]
-    internal = list(csv.DictReader(io.StringIO(runner.invoke(main, ["query", "internal-citations", "-g", str(graph), "-f", "csv"]).output)))
-    assert [(r["citing"], r["cited"], r["link"]) for r in internal] == [("10.5555/pintail", "10.5555/pintail", "earlier version")]
+    internal = list(csv.DictReader(io.StringIO(runner.invoke(main,
+        ["query", "internal-citations", "-g", str(graph), "-f", "csv"]).output)))
+    assert [(r["citing"], r["cited"], r["link"]) for r in internal] == [("10.5555/pintail", "10.5555/pintail",
+                                                                         "earlier version")]
 
 
 @pytest.mark.parametrize("a, b", [
@@ -281,8 +294,11 @@ def test_different_organisations_stay_apart(a: str, b: str) -> None:
 def test_institution_collaboration_never_pairs_an_organisation_with_itself(tmp_path: Path) -> None:
     def author(name: str, aff: str) -> dict:
         return {"given": name, "family": name, "sequence": "additional", "affiliation": [{"name": aff}]}
-    recs = [record("10.5555/o1", "One", [], author=[author("A", "University of Illinois at Urbana-Champaign, Urbana, Illinois, USA"),
-                                                     author("B", "University of Illinois Urbana Champaign, Urbana, Illinois, USA"),
+    recs = [record("10.5555/o1", "One", [],
+                   author=[author("A", "University of Illinois at Urbana-Champaign, Urbana, Illinois, USA"),
+                                                     author("B",
+                                                         "University of Illinois Urbana Champaign, Urbana, Illinois, "
+                                                         "USA"),
                                                      author("C", "Microsoft Research, Beijing, China")])]
     graph = tmp_path / "g.nq"
     graph.write_text("".join(lines_of(tmp_path, recs)), encoding="utf-8")
@@ -306,7 +322,8 @@ def mkwork(doi: str, *refs: Reference) -> Work:
 
 def test_a_tools_main_page_title_joins_the_url_of_its_main_page() -> None:
     url = ref("NVIDIA 2020. NVIDIA CUPTI. NVIDIA. https://developer.nvidia.com/cupti Accessed on: October 15, 2024.")
-    title = ref(article_title="Nvidia cuda profiling tools interface (cupti) - cuda toolkit", author="Corporation", index=1)
+    title = ref(article_title="Nvidia cuda profiling tools interface (cupti) - cuda toolkit", author="Corporation",
+                index=1)
     guide = ref(article_title="Cupti user guide", author="Corporation", index=2)
     got = cited_of([mkwork("10.5555/u", url), mkwork("10.5555/t", title, guide)])
     assert got[("10.5555/t", 1)] == got[("10.5555/u", 1)]

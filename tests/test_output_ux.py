@@ -197,7 +197,8 @@ def test_the_defaults_are_typed_forms_too(echo) -> None:  # type: ignore[no-unty
     r = echo()
     assert [_bound(r, v) for v in ("target", "work", "any", "n", "m", "x", "pick", "cat")] == \
         [TOOL + "pytorch", "https://doi.org/10.1145/1.2", "https://x.org/a", "2", "0", "0.5", "red", "profiler"]
-    assert _bound(echo("n=10", "m=-5", "x=1", "pick=green", "cat=compiler"), "x") == "1"  # xsd:decimal 1.0, as the engine writes it
+    assert _bound(echo("n=10", "m=-5", "x=1", "pick=green", "cat=compiler"),
+                  "x") == "1"  # xsd:decimal 1.0, as the engine writes it
 
 
 def _error(r: Result) -> str:
@@ -222,7 +223,8 @@ def test_bad_parameter_values_are_one_line_with_what_is_allowed(echo) -> None:  
         "error: --param target='pytorchh' is no tool or topic id of the scheme; give one of the topics: ")
     assert _error(echo("target=pytorchh")).endswith(" (or a tool id: 'kg query tools' lists them)")
     line = _error(echo("target=tool:pytorchh"))  # the closest catalogue ids, the best first
-    assert line.startswith("error: --param target='tool:pytorchh' is no tool id of the catalogue; did you mean pytorch, ")
+    assert line.startswith("error: --param target='tool:pytorchh' is no tool id of the catalogue; did you mean "
+                           "pytorch, ")
     assert line.endswith("? 'kg query tools' lists the tools")
     assert _error(echo("work=pytorch")).startswith(
         "error: --param work='pytorch' is not an IRI, a DOI or a prefixed name (biro:, ")
@@ -346,7 +348,8 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     big = tmp_path / "big.nt"
     big.write_text("".join(f"<https://x.org/s{i:06d}> <https://schema.org/name> \"name number {i} of many\" .\n"
                            for i in range(40_000)), encoding="utf-8")  # ~3 MB: far more than a pipe's buffer
-    for args in (["export", str(big), "-f", "nt"], ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }", "-f", "tsv"]):
+    for args in (["export", str(big), "-f", "nt"],
+                 ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }", "-f", "tsv"]):
         p = subprocess.Popen([_kg_script(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={"PATH": "/usr/bin:/bin", "KG_HOME": str(tmp_path / "ws")})
         assert p.stdout is not None and p.stderr is not None

@@ -271,7 +271,8 @@ odd_doi = st.builds(lambda reg, a, junk, b: f"10.{reg}/{a}{junk}{b}",
                     st.text("abc019", max_size=3))
 doi_spelling = st.sampled_from(["{}", "https://doi.org/{}", "http://dx.doi.org/{}", "doi:{}", " {} ", "DOI: {}"])
 odd_url = st.builds(lambda scheme, host, junk, tail: f"{scheme}{host}/{junk}{tail}",
-                    st.sampled_from(["https://", "http://", "ftp://", "urn:", "mailto:", "", "https:", "//", " https://"]),
+                    st.sampled_from(["https://", "http://", "ftp://", "urn:", "mailto:", "", "https:", "//",
+                                     " https://"]),
                     st.sampled_from(["example.org", "ex ample.org", "exa<mple>.org", "[::1]", "xn--e1afmkfd.xn--p1ai",
                                      "пример.рф", "", "user:pw@host:99999", "host:port"]),
                     iri_junk, iri_junk)
@@ -472,7 +473,8 @@ def key_renamed_record(draw) -> dict[str, Any]:
         key = draw(st.sampled_from(sorted(obj)))
         if path == () and key == "DOI":
             continue
-        obj[key + draw(st.sampled_from(["\x00", "\x01", "\ud800", "\ufffe", "\n", " ", "<x>", "é", "\u202e"]))] = obj.pop(key)
+        obj[key + draw(st.sampled_from(["\x00", "\x01", "\ud800", "\ufffe", "\n", " ", "<x>", "é",
+                                        "\u202e"]))] = obj.pop(key)
     return raw
 
 
@@ -481,7 +483,8 @@ def key_renamed_record(draw) -> dict[str, Any]:
 @example({"DOI": "10.5555/rel.1", "type": "journal-article", "title": ["t"],
           "relation": {"is-\x00-of": [{"id-type": "doi", "id": "10.5555/other", "asserted-by": "subject"}]}})
 @example({"DOI": "10.5555/rel.2", "type": "journal-article", "title": ["t"],
-          "relation": {"is-review-of\ud800\ufffe": [{"id-type": "doi", "id": "10.5555/other", "asserted-by": "subject"}]}})
+          "relation": {"is-review-of\ud800\ufffe": [{"id-type": "doi", "id": "10.5555/other",
+                                                     "asserted-by": "subject"}]}})
 def test_odd_characters_in_object_keys_fail_cleanly_or_round_trip(raw: dict[str, Any]) -> None:
     check_record(without_known_bugs(raw))
 

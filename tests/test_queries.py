@@ -195,7 +195,8 @@ def one_error_line(r: Result) -> str:
 
 
 def distinct_triples(graph: Path) -> int:
-    return len({(q.subject, q.predicate, q.object) for q in pyoxigraph.parse(path=str(graph), format=pyoxigraph.RdfFormat.N_QUADS)})
+    return len({(q.subject, q.predicate, q.object) for q in pyoxigraph.parse(path=str(graph),
+                                                                             format=pyoxigraph.RdfFormat.N_QUADS)})
 
 
 # ---------------------------------------------------------------- 1. golden answers
@@ -273,21 +274,29 @@ SEED_AFFILIATIONS = {  # distinct author affiliation names per seed
 # Reference keys whose Crossref 'DOI' field names the same work in two seeds (cocited, min-citing 2).
 SEED_COCITED_DOIS = {
     "10.1145/3168831": {("10.1109/cgo68049.2026.11395237", "ref23"), ("10.1145/3772052.3772233", "e_1_3_2_1_54_1")},
-    "10.1145/3352460.3358307": {("10.1109/cgo68049.2026.11395237", "ref11"), ("10.1145/3772052.3772233", "e_1_3_2_1_60_1")},
-    "10.1145/3458817.3476209": {("10.1109/cgo68049.2026.11395237", "ref40"), ("10.1145/3725843.3756064", "e_1_3_3_2_41_2")},
-    "10.1145/3503222.3507708": {("10.1109/cgo68049.2026.11395237", "ref22"), ("10.1145/3772052.3772233", "e_1_3_2_1_62_1")},
-    "10.1145/3579371.3589350": {("10.1145/3725843.3756064", "e_1_3_3_2_29_2"), ("10.1145/3772052.3772233", "e_1_3_2_1_28_1")},
-    "10.1145/3600006.3613165": {("10.1145/3725843.3756064", "e_1_3_3_2_31_2"), ("10.1145/3772052.3772233", "e_1_3_2_1_32_1")},
+    "10.1145/3352460.3358307": {("10.1109/cgo68049.2026.11395237", "ref11"),
+                                ("10.1145/3772052.3772233", "e_1_3_2_1_60_1")},
+    "10.1145/3458817.3476209": {("10.1109/cgo68049.2026.11395237", "ref40"),
+                                ("10.1145/3725843.3756064", "e_1_3_3_2_41_2")},
+    "10.1145/3503222.3507708": {("10.1109/cgo68049.2026.11395237", "ref22"),
+                                ("10.1145/3772052.3772233", "e_1_3_2_1_62_1")},
+    "10.1145/3579371.3589350": {("10.1145/3725843.3756064", "e_1_3_3_2_29_2"),
+                                ("10.1145/3772052.3772233", "e_1_3_2_1_28_1")},
+    "10.1145/3600006.3613165": {("10.1145/3725843.3756064", "e_1_3_3_2_31_2"),
+                                ("10.1145/3772052.3772233", "e_1_3_2_1_32_1")},
 }
 # Co-cited through arXiv ids in the reference text (arXiv:1802.04730 Tensor Comprehensions, arXiv:2307.09288 Llama 2).
 SEED_COCITED_ARXIV = {
-    "10.48550/arxiv.1802.04730": {("10.1145/3620665.3640367", "e_1_3_2_1_81_1"), ("10.1145/3725843.3756064", "e_1_3_3_2_57_2")},
-    "10.48550/arxiv.2307.09288": {("10.1145/3620665.3640367", "e_1_3_2_1_80_1"), ("10.1145/3725843.3756064", "e_1_3_3_2_54_2")},
+    "10.48550/arxiv.1802.04730": {("10.1145/3620665.3640367", "e_1_3_2_1_81_1"),
+                                  ("10.1145/3725843.3756064", "e_1_3_3_2_57_2")},
+    "10.48550/arxiv.2307.09288": {("10.1145/3620665.3640367", "e_1_3_2_1_80_1"),
+                                  ("10.1145/3725843.3756064", "e_1_3_3_2_54_2")},
 }
 # Co-cited through the tool catalogue: one seed cites AMOS (ISCA'22) by DOI only, another by its title only, and the
 # catalogue knows that title as the paper of that DOI.
 SEED_COCITED_CATALOGUE = {
-    "10.1145/3470496.3527440": {("10.1145/3725843.3756064", "e_1_3_3_2_73_2"), ("10.1145/3620665.3640367", "e_1_3_2_1_87_1")},
+    "10.1145/3470496.3527440": {("10.1145/3725843.3756064", "e_1_3_3_2_73_2"),
+                                ("10.1145/3620665.3640367", "e_1_3_2_1_87_1")},
 }
 SEED_AMOS_TITLE = "amos: enabling automatic mapping for tensor computations on spatial accelerators"
 # Organisations written two ways within one seed: one organisation each (kg/map/orgs.py).
@@ -343,7 +352,8 @@ def test_hand_expectations_match_the_seed_json() -> None:
         for cited, pairs in SEED_COCITED_CATALOGUE.items():
             for citing, key in pairs:
                 if citing == doi:
-                    assert keys[key].get("DOI", "").lower() == cited or SEED_AMOS_TITLE in keys[key]["unstructured"].lower()
+                    assert keys[key].get("DOI",
+                                         "").lower() == cited or SEED_AMOS_TITLE in keys[key]["unstructured"].lower()
         if doi == SEED_EARLIER_VERSION[0]:
             assert keys[SEED_EARLIER_VERSION[1]]["article-title"].lower() == m["title"][0].lower()
         # no seed cites another seed by DOI: internal-citations and self-citations are empty
@@ -368,7 +378,8 @@ def test_hand_works() -> None:
 def test_hand_years() -> None:
     """years: issued 2024 (1 work), 2025 (2), 2026 (1), all proceedings-article."""
     assert [tuple(r.values()) for r in golden_rows("years")] == [
-        ("2024", "proceedings-article", "1"), ("2025", "proceedings-article", "2"), ("2026", "proceedings-article", "1")]
+        ("2024", "proceedings-article", "1"), ("2025", "proceedings-article", "2"),
+        ("2026", "proceedings-article", "1")]
 
 
 def test_hand_venues() -> None:
@@ -638,7 +649,8 @@ def test_unknown_parameter(seed: Seed) -> None:
 
 
 def test_integer_param_given_a_non_integer(seed: Seed) -> None:
-    one_error(seed("query", "most-cited", "-p", "min-citing=two"), "--param min-citing='two' is not an integer; give 1 or more")
+    one_error(seed("query", "most-cited", "-p", "min-citing=two"),
+              "--param min-citing='two' is not an integer; give 1 or more")
     assert seed.ok("query", "most-cited", "-p", "min-citing= 3 ", "-f", "csv") == \
         seed.ok("query", "most-cited", "-p", "min-citing=3", "-f", "csv")
 
@@ -784,12 +796,15 @@ def test_stats_match_counting_queries(seed: Seed, backends: dict[str, list[str]]
         return int(rows(seed.ok("query", "-e", text, "-f", "csv"))[0]["n"])
 
     prefixes = ("PREFIX kg: <https://w3id.org/crossref-kg/ontology#> PREFIX frbr: <http://purl.org/vocab/frbr/core#> "
-                "PREFIX biro: <http://purl.org/spar/biro/> PREFIX prism: <http://prismstandard.org/namespaces/basic/2.0/> "
+                "PREFIX biro: <http://purl.org/spar/biro/> PREFIX prism: "
+                "<http://prismstandard.org/namespaces/basic/2.0/> "
                 "PREFIX pro: <http://purl.org/spar/pro/> ")
     assert stats["works"] == 4 == len(SEED_WORKS)
-    assert stats["works"] == count(prefixes + "SELECT (COUNT(DISTINCT ?w) AS ?n) WHERE { ?w prism:doi ?d ; kg:crossrefType ?t }")
+    assert stats["works"] == count(prefixes + "SELECT (COUNT(DISTINCT ?w) AS ?n) WHERE { ?w prism:doi ?d ; "
+                                              "kg:crossrefType ?t }")
     assert stats["references"] == sum(SEED_REFERENCE_COUNTS.values()) == count(
-        prefixes + "SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { ?w kg:crossrefType ?t ; frbr:part ?r . ?r kg:position ?p }")
+        prefixes + "SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { ?w kg:crossrefType ?t ; frbr:part ?r . ?r kg:position ?p "
+                   "}")
     assert stats["cited_works"] == len(golden_rows("most-cited")) == count(
         prefixes + "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?w frbr:part ?r . ?r biro:references ?c }")
     assert stats["tools"] == len(golden_rows("tools")) == count(
@@ -831,7 +846,8 @@ def test_table_off_a_terminal_is_whole(seed: Seed, name: str) -> None:
 
 
 CONSTRUCT = ("PREFIX fabio: <http://purl.org/spar/fabio/> PREFIX kg: <https://w3id.org/crossref-kg/ontology#> "
-             "CONSTRUCT { ?w <https://example.org/year> ?y } WHERE { ?w kg:crossrefType ?t ; fabio:hasPublicationYear ?y }")
+             "CONSTRUCT { ?w <https://example.org/year> ?y } WHERE { ?w kg:crossrefType ?t ; fabio:hasPublicationYear "
+             "?y }")
 ASK_TRUE = 'ASK { ?w <https://w3id.org/crossref-kg/ontology#crossrefType> "proceedings-article" }'
 ASK_FALSE = 'ASK { ?w <https://w3id.org/crossref-kg/ontology#crossrefType> "journal-article" }'
 
@@ -871,7 +887,8 @@ def shared_author_ws(tmp_path_factory: pytest.TempPathFactory) -> Seed:
     first = {**message, "reference": message["reference"][:3]}
     second = {**first, "DOI": "10.5555/kg.shared.1", "URL": "https://doi.org/10.5555/kg.shared.1",
               "title": ["A follow-up by the same authors"],
-              "reference": [*first["reference"], {"key": "self", "DOI": message["DOI"], "doi-asserted-by": "publisher"}]}
+              "reference": [*first["reference"],
+                            {"key": "self", "DOI": message["DOI"], "doi-asserted-by": "publisher"}]}
     for name, m in (("a.json", first), ("b.json", second)):
         (base / name).write_text(json.dumps({"status": "ok", "message-type": "work", "message-version": "1.0.0",
                                              "message": m}), encoding="utf-8")

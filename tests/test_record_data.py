@@ -207,7 +207,8 @@ def test_defect_beside_good_record(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     lines = result.stderr.splitlines()
     problems = [line.split(": ", 1)[1] for line in lines if line.startswith(("warning: ", "skipped: "))]
     assert problems == warnings, (constraint, result.output)
-    assert re.fullmatch(r"validation: (conforms: 0 violations, 0 warnings, 0 infos|does not conform: 0 violations, \d+ warnings?, "
+    assert re.fullmatch(r"validation: (conforms: 0 violations, 0 warnings, 0 infos|does not conform: 0 violations, \d+ "
+                        r"warnings?, "
                         r"0 infos \(kg validate --severity warning lists them\))", lines[-1]), lines[-1]
     graph = (home / "graph.nq").read_text(encoding="utf-8")
     assert "<https://doi.org/10.31030/2640440> <http://prismstandard.org/namespaces/basic/2.0/doi>" in graph
@@ -247,7 +248,8 @@ def test_remaining_violations_name_the_records_and_the_advice_works(tmp_path: Pa
     strict = tmp_path / "strict"
     strict.mkdir()
     (strict / "s.ttl").write_text(
-        "@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix prism: <http://prismstandard.org/namespaces/basic/2.0/> .\n"
+        "@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix prism: <http://prismstandard.org/namespaces/basic/2.0/> "
+        ".\n"
         "<urn:s> a sh:NodeShape ; sh:targetSubjectsOf prism:doi ; sh:property [ sh:path prism:doi ; "
         "sh:name \"doi\" ; sh:pattern \"^10[.]5555/\" ; sh:message \"Only test DOIs.\" ] .\n", encoding="utf-8")
     runner = CliRunner()

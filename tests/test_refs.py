@@ -26,13 +26,15 @@ M = Minter()
      "In Proceedings of the 12th USENIX Conference on Operating Systems Design and Implementation (OSDI'16). 265–283.",
      "acm", "TensorFlow: a system for large-scale machine learning", "Martín Abadi", "2016"),
     # ACM web reference with an organisation author and an access date
-    ("AMD 2024. AMD ROCm Profiler. AMD. https://rocm.docs.amd.com/projects/rocprofiler/en/docs-5.0.2/Accessed on: October 15, 2024.",
+    ("AMD 2024. AMD ROCm Profiler. AMD. https://rocm.docs.amd.com/projects/rocprofiler/en/docs-5.0.2/Accessed on: "
+     "October 15, 2024.",
      "acm", "AMD ROCm Profiler", "AMD", "2024"),
     # ACM without authors
     ("2023. Debugging with Cerebras SDK. https://sdk.cerebras.net/debug/debugging#csdb-debugger. Accessed: 2024-10-29.",
      "acm", "Debugging with Cerebras SDK", None, "2023"),
     # ACM with an unknown date and HTML entities (WWW companion sample)
-    ("Lorenz B&#252;hmann and Jens Lehmann. 2012. Universal OWL Axiom Enrichment for Large Knowledge Bases. In Proc. of EKAW 2012. 57--71.",
+    ("Lorenz B&#252;hmann and Jens Lehmann. 2012. Universal OWL Axiom Enrichment for Large Knowledge Bases. In Proc. "
+     "of EKAW 2012. 57--71.",
      "acm", "Universal OWL Axiom Enrichment for Large Knowledge Bases", "Lorenz Bühmann", "2012"),
     # natbib (ACM reference format without a year after the authors)
     ("Torsten Hoefler, Dan Alistarh, and Alexandra Peste. Sparsity in deep learning: Pruning and growth for efficient "
@@ -40,14 +42,16 @@ M = Minter()
      "natbib", "Sparsity in deep learning: Pruning and growth for efficient inference and training in neural networks",
      "Torsten Hoefler", "2021"),
     # IEEE: quoted title
-    ("T. Chen, T. Moreau, and Z. Jiang, “TVM: An automated end-to-end optimizing compiler for deep learning,” in Proc. OSDI, 2018, pp. 578–594.",
+    ("T. Chen, T. Moreau, and Z. Jiang, “TVM: An automated end-to-end optimizing compiler for deep learning,” in Proc. "
+     "OSDI, 2018, pp. 578–594.",
      "ieee", "TVM: An automated end-to-end optimizing compiler for deep learning", "T. Chen", "2018"),
     # Nature (Scientific Reports sample)
     ("Spillantini, M. G. et al. Alpha-synuclein in Lewy bodies. Nature 388, 839–840 (1997).",
      "nature", "Alpha-synuclein in Lewy bodies", "Spillantini, M. G.", "1997"),
     ("González-Hernández, T., Cruz-Muros, I. & Castro-Hernandez, J. Vulnerability of mesostriatal dopaminergic neurons "
      "in Parkinson’s disease. Front. Neuroanat. 4, 140 (2010).",
-     "nature", "Vulnerability of mesostriatal dopaminergic neurons in Parkinson’s disease", "González-Hernández, T.", "2010"),
+     "nature", "Vulnerability of mesostriatal dopaminergic neurons in Parkinson’s disease", "González-Hernández, T.",
+     "2010"),
     # Emerald/Harvard (public data file sample)
     ("Baumol, W.J., Panzar, J.C. and Willig, R.D. (1982), Contestable Markets and the Theory of Industrial Structure, "
      "Harcout Brace Jovanovich, New York, NY.",
@@ -58,12 +62,14 @@ M = Minter()
     # APA (blog post sample)
     ("Vidal Valero, M. (2023). Thousands of scientists are cutting back on Twitter, seeding angst and uncertainty. "
      "<i>Nature</i>, <i>620</i>(7974), 482–484.",
-     "harvard", "Thousands of scientists are cutting back on Twitter, seeding angst and uncertainty", "Vidal Valero, M.", "2023"),
+     "harvard", "Thousands of scientists are cutting back on Twitter, seeding angst and uncertainty",
+     "Vidal Valero, M.", "2023"),
     # Springer / PLOS (Vancouver-like, year in parentheses)
     ("Smith J, Doe A (2019) Sampling profilers revisited. Softw Pract Exp 49:1-20",
      "harvard", "Sampling profilers revisited", "Smith J", "2019"),
     # bioRxiv (Springer-like "Author AB . 2001. Title.")
-    ("Sambrook J , Russel WD . 2001. Molecular Cloning: A Laboratory Manual (3rd edition). Cold Spring Harbor Laboratory Press, Cold Spring Harbor, NY.",
+    ("Sambrook J , Russel WD . 2001. Molecular Cloning: A Laboratory Manual (3rd edition). Cold Spring Harbor "
+     "Laboratory Press, Cold Spring Harbor, NY.",
      "acm", "Molecular Cloning: A Laboratory Manual (3rd edition)", "Sambrook J", "2001"),
     # Elsevier: initials first, title between commas, (year) after the volume
     ("J. Smith, K. Lee, Fast kernels for sparse tensors, J. Comput. Phys. 378 (2019) 686–707.",
@@ -75,7 +81,8 @@ def test_parse_styles(text: str, style: str, title: str, first_author: str | Non
 
 
 def test_parse_identifiers_inside_text() -> None:
-    p = parse_text("A. Author. 2021. A title. arXiv preprint arXiv:2106.01234v2 (2021). https://doi.org/10.1145/ABC.123.")
+    p = parse_text("A. Author. 2021. A title. arXiv preprint arXiv:2106.01234v2 (2021). "
+                   "https://doi.org/10.1145/ABC.123.")
     assert p.arxiv == "2106.01234" and p.doi == "10.1145/abc.123" and p.doi_in_text
     assert parse_text("Tyagi et al. 2022. Huzz. arXiv:2201.09941 [cs.CR] https://arxiv.org/abs/2201.09941").arxiv == "2201.09941"
     assert parse_text("X. CoRR abs/1802.04730 (2018).").arxiv == "1802.04730"
@@ -84,10 +91,12 @@ def test_parse_identifiers_inside_text() -> None:
 
 
 def test_parse_structured_doi_only_and_key_only() -> None:
-    structured = Reference(1, "ref8", None, None, None, (("volume-title", "PyTorch: an imperative style"), ("author", "Paszke"), ("year", "2019")))
+    structured = Reference(1, "ref8", None, None, None,
+                           (("volume-title", "PyTorch: an imperative style"), ("author", "Paszke"), ("year", "2019")))
     p = parse_reference(structured)
     assert (p.style, p.title, p.authors, p.year) == ("structured", "PyTorch: an imperative style", ("Paszke",), "2019")
-    journal = Reference(2, "b1", None, None, None, (("article-title", "Counting cycles"), ("journal-title", "J. Perf."), ("year", "2020")))
+    journal = Reference(2, "b1", None, None, None,
+                        (("article-title", "Counting cycles"), ("journal-title", "J. Perf."), ("year", "2020")))
     assert parse_reference(journal).venue == "J. Perf."
     assert parse_reference(Reference(3, "k", "10.1/x", "publisher", None)).style == "doi-only"
     assert parse_reference(Reference(4, "k", None, None, None)).style == "key-only"
@@ -174,15 +183,22 @@ def test_near_miss_titles_do_not_merge(a: str, b: str) -> None:
 
 
 def test_guarded_fuzzy_match_merges_a_typo() -> None:
-    r = resolved(work("10.1/a", ref(1, "Lianmin Zheng. 2020. Ansor: Generating high-performance tensor programs for deep learning. In OSDI.")),
-                 work("10.1/b", ref(1, "Lianmin Zheng. 2020. Ansor: Generating high-performance tensor programs for deep learnig. In OSDI.")))
+    r = resolved(work("10.1/a",
+        ref(1, "Lianmin Zheng. 2020. Ansor: Generating high-performance tensor programs for deep learning. In OSDI.")),
+                 work("10.1/b",
+                     ref(1,
+                         "Lianmin Zheng. 2020. Ansor: Generating high-performance tensor programs for deep learnig. In "
+                         "OSDI.")))
     assert r[("10.1/a", 1)][0] == r[("10.1/b", 1)][0]
     assert r[("10.1/b", 1)][1] in ("title-fuzzy",)
 
 
 def test_fuzzy_match_is_refused_when_first_authors_differ() -> None:
-    r = resolved(work("10.1/a", ref(1, "Lianmin Zheng. 2020. Ansor: Generating high-performance tensor programs for deep learning. In OSDI.")),
-                 work("10.1/b", ref(1, "Jane Doe. 2020. Ansor: Generating high-performance tensor programs for deep learnig. In OSDI.")))
+    r = resolved(work("10.1/a",
+        ref(1, "Lianmin Zheng. 2020. Ansor: Generating high-performance tensor programs for deep learning. In OSDI.")),
+                 work("10.1/b",
+                     ref(1,
+                         "Jane Doe. 2020. Ansor: Generating high-performance tensor programs for deep learnig. In OSDI.")))
     assert r[("10.1/a", 1)][0] != r[("10.1/b", 1)][0]
 
 
@@ -202,7 +218,8 @@ def test_arxiv_preprint_and_published_version_are_linked_not_merged() -> None:
 def test_urls_are_normalised() -> None:
     assert normalize_url("https://www.Example.org/Docs/index.html#top") == normalize_url("http://example.org/Docs/")
     r = resolved(work("10.1/a", ref(1, "NVIDIA. 2024. Nsight Compute. https://developer.nvidia.com/nsight-compute/")),
-                 work("10.1/b", ref(1, "NVIDIA. 2020. NVIDIA Nsight Compute Docs. https://developer.nvidia.com/nsight-compute")))
+                 work("10.1/b",
+                      ref(1, "NVIDIA. 2020. NVIDIA Nsight Compute Docs. https://developer.nvidia.com/nsight-compute")))
     assert r[("10.1/a", 1)][0] == r[("10.1/b", 1)][0] and r[("10.1/a", 1)][1] == "url"
 
 

@@ -264,7 +264,8 @@ def test_networks_as_graphml_and_dot(seed: Seed, tmp_path: Path) -> None:
     nodes = {n.get("id"): n for n in doc.iterfind(".//g:node", ns)}
     tools = seed.csv("tools")
     assert set(nodes) == {t["tool"] for t in tools}
-    edges = {(e.get("source"), e.get("target")): float(e.find("g:data", ns).text) for e in doc.iterfind(".//g:edge", ns)}
+    edges = {(e.get("source"), e.get("target")): float(e.find("g:data", ns).text) for e in doc.iterfind(".//g:edge",
+                                                                                                        ns)}
     # an edge's weight is the number of works citing both tools (checked for the most cited tools)
     top = [t["tool"] for t in tools[:6]]
     citing = {t: {r["citing"] for r in seed.csv("works-citing", "-p", f"target={t}")} for t in top}
@@ -337,7 +338,8 @@ def doi_row_id(doi: str) -> str:
 from test_queries import endpoint  # noqa: E402,F401 - a real oxigraph server on 127.0.0.1 with the seeds' export
 
 
-def test_an_endpoint_gives_the_same_page_but_its_commands(seed: Seed, endpoint: str, tmp_path: Path) -> None:  # noqa: F811
+def test_an_endpoint_gives_the_same_page_but_its_commands(seed: Seed, endpoint: str,
+                                                          tmp_path: Path) -> None:  # noqa: F811
     ws, by_endpoint = tmp_path / "ws.html", tmp_path / "endpoint.html"
     assert seed.run("report", "-o", str(ws)).exit_code == 0
     r = seed.run("report", "--endpoint", endpoint, "-o", str(by_endpoint))

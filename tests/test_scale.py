@@ -149,7 +149,8 @@ def test_runs_grow_so_that_the_final_merge_takes_them_at_once(corpus: list[str],
 
 def test_records_per_run_fit_the_final_merge_within_a_bound() -> None:
     # (a fan-in of 1000 leaves room for 1000 - 16 - 64 = 920 runs)
-    assert [stream.run_records(n, 1000, Tuning()) for n in (1, 58_880, 58_881, 100_000, 235_520, 10**7)] == [64, 64, 65, 109, 256, 256]
+    assert [stream.run_records(n, 1000, Tuning()) for n in (1, 58_880, 58_881, 100_000, 235_520, 10**7)] == [64, 64, 65,
+        109, 256, 256]
 
 
 def test_resolution_in_workers_gives_the_same_bytes(corpus: list[str], in_memory: tuple,
@@ -300,7 +301,8 @@ def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> 
     assert deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
                                       {f"<{pro}relatesToDocument>", f"<{kg}hasTopicAssignment>"})
     head = ("@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .\n"
-            "ex:p sh:declare [ sh:prefix \"ex\" ; sh:namespace \"http://example.org/\"^^<http://www.w3.org/2001/XMLSchema#anyURI> ] .\n")
+            "ex:p sh:declare [ sh:prefix \"ex\" ; sh:namespace "
+            "\"http://example.org/\"^^<http://www.w3.org/2001/XMLSchema#anyURI> ] .\n")
     cases = {
         "nested": ("ex:S a sh:NodeShape ; sh:targetClass ex:A ; sh:property [ sh:path ex:has ; "
                    "sh:node [ sh:property [ sh:path ex:name ; sh:minCount 1 ] ] ] , "

@@ -292,7 +292,8 @@ def test_graph_files_fetch_nothing(ws: Path, hostile: Hostile) -> None:
     """A JSON-LD file with a remote @context and RDF/XML with an external entity: read locally or refused."""
     hostile.on("/context", answer(200, b'{"@context": {"name": "http://schema.org/name"}}',
                                   {"Content-Type": "application/ld+json"}))
-    (ws / "remote.jsonld").write_text(json.dumps({"@context": hostile.url + "/context", "@id": "http://a", "name": "x"}))
+    (ws / "remote.jsonld").write_text(json.dumps({"@context": hostile.url + "/context", "@id": "http://a",
+                                                  "name": "x"}))
     (ws / "entity.rdf").write_text(
         f'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e SYSTEM "{hostile.url}/entity">]>'
         '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="http://a">'
@@ -495,7 +496,8 @@ def malformed() -> dict[str, tuple[Action, str, str]]:
                   '"head" is not an object with a list of "vars"', results),
         "/untyped": (answer(200, b'{"head": {"vars": ["n"]}, "results": {"bindings": [{"n": {"value": "3"}}]}}', JSON),
                      'binding 1, variable "n": not a term with a known "type" and a string "value"', results),
-        "/nobindings": (answer(200, b'{"head": {"vars": ["n"]}}', JSON), 'no "results" object with a list of "bindings"',
+        "/nobindings": (answer(200, b'{"head": {"vars": ["n"]}}', JSON),
+                        'no "results" object with a list of "bindings"',
                         results),
         "/boolean": (answer(200, b'{"head": {}, "boolean": "yes"}', JSON), '"boolean" is not true or false', results),
         "/html": (answer(200, b"<html>hello</html>", {"Content-Type": "text/html"}),
@@ -524,7 +526,8 @@ def test_endpoint_truncated_drip_huge_and_redirect(ws: Path, hostile: Hostile) -
     cases = {
         "/truncated": (answer(200, body[:20], JSON, length=len(body)),
                        f"truncated answer (20 of {len(body)} bytes); try again"),
-        "/drip": (drip_body(hostile.stopping), "no complete answer within 1 s; raise --timeout or ask for less (LIMIT)"),
+        "/drip": (drip_body(hostile.stopping),
+                  "no complete answer within 1 s; raise --timeout or ask for less (LIMIT)"),
         "/drip-headers": (drip_headers(hostile.stopping),
                           "no complete answer within 1 s; raise --timeout or ask for less (LIMIT)"),
         "/huge": (endless, "the answer is more than --max-bytes 1,000,000 bytes; raise --max-bytes or ask for less "

@@ -205,7 +205,8 @@ def all_constraints() -> dict[object, str]:
             out[sc] = f"{name}/sparql:{SHAPES.value(sc, SH.message)}"
         for param, component in NODE_LEVEL.items():
             if SHAPES.value(shape, param) is not None:
-                out[(shape, component)] = f"{name}/node:{component.removeprefix(str(SH)).removesuffix('ConstraintComponent')}"
+                out[(shape,
+                     component)] = f"{name}/node:{component.removeprefix(str(SH)).removesuffix('ConstraintComponent')}"
     return out
 
 
@@ -402,15 +403,20 @@ FIXTURE_RECORDS: dict[str, dict] = {
         "reference": [
             {"key": "ref1", "DOI": "10.1145/3352460.3358307", "doi-asserted-by": "crossref", "author": "Villa",
              "year": "2019", "article-title": "NVBit: A Dynamic Binary Instrumentation Framework for NVIDIA GPUs"},
-            {"key": "ref2", "unstructured": "NVIDIA. 2024. Nsight Compute. https://developer.nvidia.com/nsight-compute"},
+            {"key": "ref2",
+             "unstructured": "NVIDIA. 2024. Nsight Compute. https://developer.nvidia.com/nsight-compute"},
             {"key": "ref3", "DOI": "10.1000/182"},
             {"key": "ref4", "author": "Knuth D. E.", "year": "1968", "article-title": "The Art of Computer Programming",
              "volume-title": "Fundamental Algorithms"},
-            {"key": "ref5", "unstructured": "J. Doe. 2021. Fastkern: Scheduling GPU kernels across streams. arXiv preprint."},
-            {"key": "ref6", "unstructured": "A. Dev. 2023. Quokka: A scalable profiler for serverless functions. In Proc. EuroSys."},
-            {"key": "ref7", "unstructured": "J. Devlin, M. Chang, K. Lee, and K. Toutanova. 2019. BERT: Pre-training of deep "
+            {"key": "ref5",
+             "unstructured": "J. Doe. 2021. Fastkern: Scheduling GPU kernels across streams. arXiv preprint."},
+            {"key": "ref6",
+             "unstructured": "A. Dev. 2023. Quokka: A scalable profiler for serverless functions. In Proc. EuroSys."},
+            {"key": "ref7",
+             "unstructured": "J. Devlin, M. Chang, K. Lee, and K. Toutanova. 2019. BERT: Pre-training of deep "
                                             "bidirectional transformers for language understanding. In NAACL."},
-            {"key": "ref8", "unstructured": "S. Che et al. 2009. Rodinia: A Benchmark Suite for Heterogeneous Computing. In IISWC."},
+            {"key": "ref8",
+             "unstructured": "S. Che et al. 2009. Rodinia: A Benchmark Suite for Heterogeneous Computing. In IISWC."},
         ],
     },
     "book": {
@@ -456,7 +462,8 @@ FIXTURE_RECORDS: dict[str, dict] = {
         "DOI": "10.5555/kg.review.1", "type": "peer-review", "title": ["Review of: Profiling GPU kernels"],
         "author": [{**HOPPER, "sequence": "first"}], "issued": _date(2024, 1, 20), "deposited": _stamp(2024, 1, 21),
         "relation": {"is-review-of": [{"id": "10.5555/kg.shapes.1", "id-type": "doi", "asserted-by": "subject"}]},
-        "review": {"type": "referee-report", "recommendation": "accept", "revision-round": "1", "stage": "pre-publication"},
+        "review": {"type": "referee-report", "recommendation": "accept", "revision-round": "1",
+                   "stage": "pre-publication"},
     },
 }
 
@@ -724,7 +731,8 @@ CASES: list[Case] = [
           'pro:relatesToDocument %book ; kg:position 1'),
       ("RoleShape", "_:", None, "V", "NodeKind"), ("TypedNodeShape", "_:", None, "V", "NodeKind")),
     # ---------------------------------------------------------------- FunderShape, GrantShape, AmountShape
-    C("funder-doi-not-registry", "FunderShape/funder DOI", replace("%funder", "frapo:hasFunderIdentifier", '"501100000781"'),
+    C("funder-doi-not-registry", "FunderShape/funder DOI",
+      replace("%funder", "frapo:hasFunderIdentifier", '"501100000781"'),
       ("FunderShape", "%funder", "frapo:hasFunderIdentifier", "V", "Pattern")),
     C("funder-two-dois", "FunderShape/funder DOI", add('%funder frapo:hasFunderIdentifier "10.13039/100000001"'),
       ("FunderShape", "%funder", "frapo:hasFunderIdentifier", "V", "MaxCount")),
@@ -814,7 +822,8 @@ CASES: list[Case] = [
       "DELETE DATA { %nsight rdf:type schema:SoftwareApplication }",
       ("ToolShape", "%nsight", None, "V", "And")),
     C("tool-blank-node", "ToolShape/node:NodeKind",
-      add('_:t a fabio:Software , schema:SoftwareApplication ; schema:name "T" ; schema:applicationCategory "profiler" ; '
+      add('_:t a fabio:Software , schema:SoftwareApplication ; schema:name "T" ; schema:applicationCategory "profiler" '
+          '; '
           'kg:toolSource "catalogue"'),
       ("ToolShape", "_:", None, "V", "NodeKind"), ("TypedNodeShape", "_:", None, "V", "NodeKind")),
     C("tool-no-source", "ToolShape/source", drop("%nsight", "kg:toolSource"),
@@ -868,9 +877,11 @@ CASES: list[Case] = [
     C("artifact-of-no-kind", "ArtifactShape/node:Or", "DELETE DATA { %bert rdf:type kg:MachineLearningModel }",
       ("ArtifactShape", "%bert", None, "V", "Or"), ("CitedWorkShape", "%c7", "schema:about", "V", "Or")),
     C("artifact-blank-node", "ArtifactShape/node:NodeKind",
-      add('%r7 kg:citesArtifact _:a . _:a a schema:CreativeWork , fabio:Algorithm ; schema:name "x" ; kg:toolSource "catalogue"'),
+      add('%r7 kg:citesArtifact _:a . _:a a schema:CreativeWork , fabio:Algorithm ; schema:name "x" ; kg:toolSource '
+          '"catalogue"'),
       ("ArtifactShape", "_:", None, "V", "NodeKind"), ("TypedNodeShape", "_:", None, "V", "NodeKind")),
-    C("artifact-recognition-two-artifacts", "ArtifactRecognitionShape/artifact", add("%ev7 kg:recognizedArtifact %rodinia"),
+    C("artifact-recognition-two-artifacts", "ArtifactRecognitionShape/artifact",
+      add("%ev7 kg:recognizedArtifact %rodinia"),
       ("ArtifactRecognitionShape", "%ev7", "kg:recognizedArtifact", "V", "MaxCount")),
     C("artifact-recognition-unknown-method", "ArtifactRecognitionShape/method", replace("%ev7", "kg:method", '"guess"'),
       ("ArtifactRecognitionShape", "%ev7", "kg:method", "V", "In")),
@@ -958,11 +969,13 @@ CASES: list[Case] = [
       ("EventShape", "%event", "schema:workFeatured", "V", "MinCount")),
     C("event-impossible-start", "EventShape/dates", replace("%event", "schema:startDate", '"2024-02-30"^^xsd:date'),
       ("EventShape", "%event", ALT_EVENT, "V", "Node"), ("DateValue", "2024-02-30", None, "V", "Or")),
-    C("event-ends-before-start", "EventShape/sparql:ends", replace("%event", "schema:endDate", '"2024-05-31"^^xsd:date'),
+    C("event-ends-before-start", "EventShape/sparql:ends",
+      replace("%event", "schema:endDate", '"2024-05-31"^^xsd:date'),
       ("EventShape", "%event", "schema:startDate", "V", "SPARQL")),
     C("event-untyped", "EventShape/node:Class", drop("%event", "rdf:type"),
       ("EventShape", "%event", None, "V", "Class")),
-    C("event-blank-node", "EventShape/node:NodeKind", add('_:e a schema:Event ; schema:name "E" ; schema:workFeatured %w'),
+    C("event-blank-node", "EventShape/node:NodeKind",
+      add('_:e a schema:Event ; schema:name "E" ; schema:workFeatured %w'),
       ("EventShape", "_:", None, "V", "NodeKind"), ("TypedNodeShape", "_:", None, "V", "NodeKind")),
     # ---------------------------------------------------------------- Work level
     C("realises-two-works", "RealizationShape/realises", add("%data frbr:realizationOf %wpwl"),
@@ -1110,7 +1123,8 @@ CASES: list[Case] = [
       ("ReferenceShape", "%r2", "c4o:hasContent", "V", "Datatype")),
     C("reference-two-texts", "ReferenceShape/text", add('%r2 c4o:hasContent "Another text"'),
       ("ReferenceShape", "%r2", "c4o:hasContent", "V", "MaxCount")),
-    C("reference-unknown-method", "ReferenceShape/resolution method", replace("%r4", "kg:resolutionMethod", '"guessed"'),
+    C("reference-unknown-method", "ReferenceShape/resolution method",
+      replace("%r4", "kg:resolutionMethod", '"guessed"'),
       ("ReferenceShape", "%r4", "kg:resolutionMethod", "V", "In")),
     C("reference-unresolved", "ReferenceShape/resolved", replace("%r4", "kg:resolutionMethod", '"unresolved"'),
       ("ReferenceShape", "%r4", "kg:resolutionMethod", "W", "Not")),
@@ -1123,7 +1137,8 @@ CASES: list[Case] = [
       ("ReferenceShape", "%r4", "kg:parsedYear", "V", "Datatype")),
     C("reference-cites-non-tool", ["ReferenceShape/tool", "ToolEvidenceShape/sparql:without recorded evidence"],
       add("%r4 kg:citesTool %pub"),
-      ("ReferenceShape", "%r4", "kg:citesTool", "V", "Class"), ("ToolEvidenceShape", "%r4", "kg:citesTool", "V", "SPARQL"),
+      ("ReferenceShape", "%r4", "kg:citesTool", "V", "Class"),
+      ("ToolEvidenceShape", "%r4", "kg:citesTool", "V", "SPARQL"),
       ("ToolShape", "%pub", None, "V", "And"),  # every object of kg:citesTool is a ToolShape focus
       ("ToolShape", "%pub", "schema:applicationCategory", "V", "MinCount"),
       ("ToolShape", "%pub", "kg:toolSource", "V", "MinCount")),
@@ -1190,7 +1205,8 @@ VALID_VARIANTS = [
     ("reference-without-key", drop("%r4", "kg:referenceKey")),
     ("licence-start-year", replace("%lic", "schema:startDate", '"2024"^^xsd:gYear')),
     ("person-two-names", add('%p1 schema:name "J. Carberry"')),
-    ("chair-role", replace("%ed1", "kg:roleName", '"chair"') + " ; " + replace("%ed1", "pro:withRole", "pro:contributor")),
+    ("chair-role",
+     replace("%ed1", "kg:roleName", '"chair"') + " ; " + replace("%ed1", "pro:withRole", "pro:contributor")),
     ("issn-x-check-digit-print", replace("%journal", "prism:issn", '"1050-124X"')),
     ("topic-override-method", replace("%ta2", "kg:method", '"override"')),
     ("unresolved-score-zero", replace("%r4", "kg:resolutionScore", "0.0")),
@@ -1256,14 +1272,16 @@ MUTATIONS = [
              "DELETE { %person1 frapo:hasORCID ?o } INSERT { %person1 frapo:hasORCID ?bad } WHERE { "
              "%person1 frapo:hasORCID ?o . "
              'BIND (CONCAT(SUBSTR(?o, 1, 18), IF(SUBSTR(?o, 19, 1) = "0", "1", "0")) AS ?bad) }', "person1"),
-    Mutation("orcid-malformed", replace("%person1", "frapo:hasORCID", '"https://orcid.org/0000-0002-8315-2389"'), "person1"),
+    Mutation("orcid-malformed", replace("%person1", "frapo:hasORCID", '"https://orcid.org/0000-0002-8315-2389"'),
+             "person1"),
     Mutation("duplicate-author-positions", replace("%role2", "kg:position", "1"), "w"),
     Mutation("cites-a-literal", add('%w cito:cites "Smith et al. 2020"'), "w"),
     Mutation("drop-rdf-type", drop("%w", "rdf:type"), "w"),
     Mutation("impossible-date", replace("%w", "dcterms:issued", '"2025-13-45"^^xsd:date'), "w"),
     Mutation("blank-node-author",
              "DELETE { %role1 pro:isHeldBy ?p . %w schema:author ?p } "
-             'INSERT { %role1 pro:isHeldBy _:b . %w schema:author _:b . _:b a schema:Person ; schema:name "Anonymous" } '
+             'INSERT { %role1 pro:isHeldBy _:b . %w schema:author _:b . _:b a schema:Person ; schema:name "Anonymous" '
+             '} '
              "WHERE { %role1 pro:isHeldBy ?p }", "w"),
     Mutation("delete-needed-reference", "DELETE WHERE { %ref3 ?p ?o } ; DELETE DATA { %w frbr:part %ref3 }", "w"),
     Mutation("duplicate-reference-key",

@@ -69,9 +69,11 @@ def test_longer_alias_wins_over_the_tool_it_contains() -> None:
     "K. Ito. 2015. Spark ignition timing in lean-burn engines. Combust. Flame 162 (2015), 1–9.",
     # ATLAS the algorithm / the experiment
     "A. Roy. 2012. ATLAS: an adaptive trajectory algorithm for robot swarms. In Proc. ICRA. 12–19.",
-    "ATLAS Collaboration. 2012. Observation of a new particle in the search for the Standard Model Higgs boson. Phys. Lett. B 716, 1–29.",
+    "ATLAS Collaboration. 2012. Observation of a new particle in the search for the Standard Model Higgs boson. Phys. "
+    "Lett. B 716, 1–29.",
     # OpenMP mentioned inside a paper title about something else
-    "S. Lee, S. Min, and R. Eigenmann. 2009. OpenMP to GPGPU: a compiler framework for automatic translation and optimization. In PPoPP. 101–110.",
+    "S. Lee, S. Min, and R. Eigenmann. 2009. OpenMP to GPGPU: a compiler framework for automatic translation and "
+    "optimization. In PPoPP. 101–110.",
     "J. Doe. 2020. Scaling irregular OpenMP loops on NUMA machines. In IPDPS. 1–10.",
 ])
 def test_false_positive_traps_do_not_fire(text: str) -> None:
@@ -81,9 +83,11 @@ def test_false_positive_traps_do_not_fire(text: str) -> None:
 
 
 def test_true_positives_of_the_trap_names() -> None:
-    assert "triton" in dict(tools_of("Philippe Tillet, H. T. Kung, and David Cox. 2019. Triton: an intermediate language "
+    assert "triton" in dict(tools_of("Philippe Tillet, H. T. Kung, and David Cox. 2019. Triton: an intermediate "
+                                     "language "
                                      "and compiler for tiled neural network computations. In MAPL. 10–19."))
-    assert "triton-inference-server" in dict(tools_of("NVIDIA. 2023. Triton Inference Server. https://developer.nvidia.com/triton-inference-server"))
+    assert "triton-inference-server" in dict(tools_of("NVIDIA. 2023. Triton Inference Server. "
+                                                      "https://developer.nvidia.com/triton-inference-server"))
     assert "apache-spark" in dict(tools_of("Apache Software Foundation. 2024. Apache Spark. https://spark.apache.org/"))
 
 
@@ -107,7 +111,9 @@ def _work_record(doi: str, title: str, refs: list[dict], venue: str = "") -> dic
 HEADLINE_CORPUS = [
     _work_record("10.5555/prof.1", "Sampling-based profiling of performance bottlenecks in GPU kernels", [
         {"key": "p1", "unstructured": "NVIDIA. 2024. Nsight Compute. https://developer.nvidia.com/nsight-compute"},
-        {"key": "p2", "unstructured": "Tianqi Chen and Luis Ceze. 2018. TVM: An Automated End-to-End Optimizing Compiler for Deep Learning. In OSDI."},
+        {"key": "p2",
+         "unstructured": "Tianqi Chen and Luis Ceze. 2018. TVM: An Automated End-to-End Optimizing Compiler for Deep "
+                         "Learning. In OSDI."},
         {"key": "p3", "DOI": "10.1145/2024716.2024718"},
     ]),
     _work_record("10.5555/prof.2", "A low-overhead profiler for tracing accelerator workloads", [
@@ -115,8 +121,11 @@ HEADLINE_CORPUS = [
         {"key": "q2", "unstructured": "NVIDIA. 2024. Nsight Systems. https://developer.nvidia.com/nsight-systems"},
     ]),
     _work_record("10.5555/comp.1", "Operator fusion in a tensor compiler for deep learning", [
-        {"key": "c1", "unstructured": "T. Chen et al. 2018. TVM: An Automated End-to-End Optimizing Compiler for Deep Learning. In OSDI."},
-        {"key": "c2", "unstructured": "NVIDIA. 2024. NVIDIA Nsight Compute. https://developer.nvidia.com/nsight-compute"},
+        {"key": "c1",
+         "unstructured": "T. Chen et al. 2018. TVM: An Automated End-to-End Optimizing Compiler for Deep Learning. In "
+                         "OSDI."},
+        {"key": "c2",
+         "unstructured": "NVIDIA. 2024. NVIDIA Nsight Compute. https://developer.nvidia.com/nsight-compute"},
         {"key": "c3", "DOI": "10.1109/CGO51591.2021.9370308"},
     ]),
     _work_record("10.5555/other.1", "Spark ignition in lean-burn engines", [
@@ -187,7 +196,8 @@ def test_user_catalogue_adds_a_tool(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     path.write_text(json.dumps(record), encoding="utf-8")
     extra = tmp_path / "mytools.json"
     extra.write_text(json.dumps({"categories": {"profiler": "Profilers"}, "tools": [
-        {"id": "widgetizer", "name": "Widgetizer", "category": "profiler", "url_patterns": ["widgetizer.example.org"]}]}))
+        {"id": "widgetizer", "name": "Widgetizer", "category": "profiler",
+         "url_patterns": ["widgetizer.example.org"]}]}))
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
     runner = CliRunner()
     assert runner.invoke(main, ["build", str(path), "--tools", str(extra), "-q"]).exit_code == 0
@@ -206,7 +216,8 @@ def test_every_concept_has_cues_and_the_required_ids_exist() -> None:
     by = {c.id: c for c in concepts()}
     assert {c.id for c in concepts() if "performance-analysis" in c.ancestors} == {
         "profiling", "dynamic-analysis", "performance-characterization", "performance-modeling"}
-    assert {c.id for c in concepts() if "compilers" in c.ancestors} == {"deep-learning-compilers", "autotuning", "code-generation"}
+    assert {c.id for c in concepts() if "compilers" in c.ancestors} == {"deep-learning-compilers", "autotuning",
+                                                                        "code-generation"}
     assert by["performance-analysis"].ancestors == by["compilers"].ancestors == ("computing",)
 
 

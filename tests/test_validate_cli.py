@@ -64,7 +64,8 @@ def test_damaged_graph_fails_with_exit_1_and_names_the_node(run, tmp_path: Path)
     assert r.stdout.splitlines() == [
         "Violation https://w3id.org/crossref-kg/shapes#PersonShape: 1 result",
         "  https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097",
-        "    frapo:hasORCID = '0000-0002-1825-0098': ORCID iD 0000-0002-1825-0098 has a wrong check digit (ISO 7064 MOD 11-2).",
+        "    frapo:hasORCID = '0000-0002-1825-0098': ORCID iD 0000-0002-1825-0098 has a wrong check digit (ISO 7064 "
+        "MOD 11-2).",
         "does not conform: 1 violation, 0 warnings, 0 infos (showing violation and above)",
     ]
 
@@ -83,7 +84,8 @@ def test_unreadable_graph_or_shapes_is_exit_2(run, tmp_path: Path) -> None:  # n
     r = run("validate", "--shapes", str(tmp_path / "shapes"))
     assert r.exit_code == 2 and r.stderr.startswith(f"error: {tmp_path / 'shapes' / 'x.ttl'}: is not valid Turtle (")
     (tmp_path / "shapes" / "x.ttl").write_text(
-        '@prefix sh: <http://www.w3.org/ns/shacl#> .\n<urn:s> a sh:NodeShape ; sh:targetNode <urn:n> ; sh:pattern "([a-" .\n',
+        '@prefix sh: <http://www.w3.org/ns/shacl#> .\n<urn:s> a sh:NodeShape ; sh:targetNode <urn:n> ; sh:pattern '
+        '"([a-" .\n',
         encoding="utf-8")
     r = run("validate", "--shapes", str(tmp_path / "shapes"))
     assert r.exit_code == 2
@@ -130,7 +132,8 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
     shapes = load_shapes()
     for inputs in ([str(SEEDS)], [str(p) for p in sorted(SAMPLES.rglob("*.json"))]):
         lines = build_graph(inputs, ctx).lines
-        full = {(r.severity, r.shape, r.focus, r.path, r.value, r.message) for r in validate(data_graph(lines), shapes).results}
+        full = {(r.severity, r.shape, r.focus, r.path, r.value, r.message) for r in validate(data_graph(lines),
+                                                                                             shapes).results}
         monkeypatch.setenv("KG_SHACL_ENGINE", "fast")
         for size, jobs in ((1, 1), (5, 2)):
             part = validate_sharded(lines, None, shared, shard_size=size, jobs=jobs)

@@ -68,7 +68,8 @@ def test_every_component_fires_somewhere() -> None:
     """The random graphs can reach every compiled component (else the comparison proves little)."""
     graphs = [set(TRIPLES), {(NODES[0], RDF.type, EX.Thing)},
               {(NODES[0], RDF.type, EX.Thing), (NODES[0], EX.link, NODES[1]), (NODES[1], EX.link, NODES[2])}]
-    components = {r.constraint.removeprefix(str(SH)) for g in graphs for r in _validate_fast(graph_of(g), SHAPES, None).results}
+    components = {r.constraint.removeprefix(str(SH)) for g in graphs for r in _validate_fast(graph_of(g), SHAPES,
+                                                                                             None).results}
     assert {"MinCountConstraintComponent", "MaxCountConstraintComponent", "ClassConstraintComponent",
             "DatatypeConstraintComponent", "NodeKindConstraintComponent", "InConstraintComponent",
             "HasValueConstraintComponent", "PatternConstraintComponent", "MinInclusiveConstraintComponent",
@@ -81,7 +82,8 @@ def test_every_component_fires_somewhere() -> None:
 def test_unknown_parameters_stay_with_pyshacl() -> None:
     compiled = validate_core.compiled(SHAPES)
     assert sorted(str(s.node) for s in compiled.roots) == [str(EX[n]) for n in
-                                                           ("LinkedShape", "NodeTarget", "Off", "SubjectShape", "ThingShape")]
+                                                           ("LinkedShape", "NodeTarget", "Off", "SubjectShape",
+                                                            "ThingShape")]
     assert set(compiled.rest.subjects(SH.targetSubjectsOf, None)) == {EX.LanguageShape}
     assert compiled.rest_has_targets
 
@@ -96,9 +98,11 @@ def test_project_shapes_need_no_pyshacl() -> None:
 
 
 def test_rdflib_triples_are_rdflib_parser_terms() -> None:
-    lines = ['<http://example.org/s> <http://example.org/p> "01"^^<http://www.w3.org/2001/XMLSchema#integer> <http://g> .\n',
+    lines = ['<http://example.org/s> <http://example.org/p> "01"^^<http://www.w3.org/2001/XMLSchema#integer> '
+             '<http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "caf\\u00E9 \\"x\\""@EN <http://g> .\n',
-             '<http://example.org/s> <http://example.org/p> "2024-02-30"^^<http://www.w3.org/2001/XMLSchema#date> <http://g> .\n',
+             '<http://example.org/s> <http://example.org/p> "2024-02-30"^^<http://www.w3.org/2001/XMLSchema#date> '
+             '<http://g> .\n',
              '<http://example.org/s> <http://example.org/p> "plain" <http://g> .\n']
     ours = set(rdflib_triples(lines))
     theirs = set(Graph().parse(data="".join(ln.rsplit(" ", 2)[0] + " .\n" for ln in lines), format="nt"))
