@@ -162,7 +162,8 @@ def evaluate(name: str, inputs: list[str], labels: dict, topics: dict, show: boo
     tp, fp, fn = len(text_truth & text_graph), len(text_graph - text_truth), len(text_truth - text_graph)
     p, r = prf(tp, fp, fn)
     figures.update(tool_precision=p, tool_recall=r)
-    print(f"tools, references whose text names the tool: precision {p:.3f}  recall {r:.3f}  (tp {tp}, fp {fp}, fn {fn})")
+    print(f"tools, references whose text names the tool: precision {p:.3f}  recall {r:.3f}  "
+          f"(tp {tp}, fp {fp}, fn {fn})")
     dr = len(doi_graph) / len(doi_truth) if doi_truth else float("nan")
     figures["doi_only_recall"] = dr
     print(f"tools, DOI-only references: recall {dr:.3f}  ({len(doi_graph)} of {len(doi_truth)})")

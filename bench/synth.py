@@ -1146,7 +1146,8 @@ def acm_text(w: Work, commas: bool = True, with_doi: bool = False, arxiv_url: bo
     if k == "conf":
         tail = f"In {w.venue_acm}."
         if w.publisher:
-            tail = f"In {w.venue_acm}. {w.publisher}, {w.pub_loc}, {_pages_dash(w)}." if w.fp else f"In {w.venue_acm}. {w.publisher}, {w.pub_loc}."
+            tail = (f"In {w.venue_acm}. {w.publisher}, {w.pub_loc}, {_pages_dash(w)}." if w.fp
+                    else f"In {w.venue_acm}. {w.publisher}, {w.pub_loc}.")
         elif w.fp:
             tail = f"In {w.venue_acm}. {_pages_dash(w)}."
         if w.url and not w.doi:
@@ -1560,7 +1561,8 @@ class Generator:
             w.fp = str(1 + int(r.random() * 900))
             w.lp = str(int(w.fp) + 14 + int(r.random() * 6))
             if r.random() < 0.3:
-                w.url = f"https://www.usenix.org/conference/{acr.lower()}{yy:02d}/presentation/{slug(w.authors[0][2]) if w.authors else 'paper'}"
+                w.url = (f"https://www.usenix.org/conference/{acr.lower()}{yy:02d}/presentation/"
+                         f"{slug(w.authors[0][2]) if w.authors else 'paper'}")
         elif pub == "neurips":
             w.venue_acm = f"Advances in Neural Information Processing Systems {y - 1987}"
             w.volume = str(y - 1987)
@@ -1573,7 +1575,9 @@ class Generator:
             w.fp = str(1 + int(r.random() * 30000))
             w.lp = str(int(w.fp) + 10 + int(r.random() * 12))
         elif pub == "openreview":
-            w.venue_acm = f"The {['', 'First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth', 'Eleventh', 'Twelfth', 'Thirteenth', 'Fourteenth'][min(ed, 14)] or ordinal(ed)} {long}"
+            named = ['', 'First', 'Second', 'Third', 'Fourth', 'Fifth', 'Sixth', 'Seventh', 'Eighth', 'Ninth', 'Tenth',
+                     'Eleventh', 'Twelfth', 'Thirteenth', 'Fourteenth'][min(ed, 14)]
+            w.venue_acm = f"The {named or ordinal(ed)} {long}"
             w.url = "https://openreview.net/forum?id=" + "".join(pick(r,
                 "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(10))
         elif pub == "mlsys":
@@ -1652,9 +1656,11 @@ class Generator:
                 w.arxiv = f"{year % 100:02d}{w.month:02d}.{k + 1:05d}"
             elif venue in ("CAN", "CCPE"):
                 w.kind = "journal"
-                w.journal = "ACM SIGARCH Computer Architecture News" if venue == "CAN" else "Concurrency and Computation: Practice and Experience"
-                w.journal_iso = "SIGARCH Comput. Archit. News" if venue == "CAN" else "Concurrency Computat.: Pract. Exper."
-                w.journal_ieee = "ACM SIGARCH Comput. Archit. News" if venue == "CAN" else "Concurrency Comput., Pract. Exper."
+                w.journal, w.journal_iso, w.journal_ieee = (
+                    ("ACM SIGARCH Computer Architecture News", "SIGARCH Comput. Archit. News",
+                     "ACM SIGARCH Comput. Archit. News") if venue == "CAN" else
+                    ("Concurrency and Computation: Practice and Experience", "Concurrency Computat.: Pract. Exper.",
+                     "Concurrency Comput., Pract. Exper."))
                 w.volume, w.issue = ("39", "2") if venue == "CAN" else ("22", "6")
                 w.fp, w.lp = ("1", "7") if venue == "CAN" else ("685", "701")
                 w.doi = f"10.5555/{2100000 + k}" if venue == "CAN" else f"10.9994/cpe.{1500 + k}"
@@ -1720,7 +1726,8 @@ class Generator:
                         "Oak Ridge National Laboratory": f"ORNL/TM-{w.year}/{100 + int(r.random() * 900)}",
                         "Argonne National Laboratory": f"ANL/MCS-TM-{300 + int(r.random() * 100)}",
                         "Sandia National Laboratories": f"SAND{w.year}-{1000 + int(r.random() * 9000)}",
-                        "Massachusetts Institute of Technology": f"MIT-CSAIL-TR-{w.year}-{1 + int(r.random() * 40):03d}"}[inst]
+                        "Massachusetts Institute of Technology":
+                            f"MIT-CSAIL-TR-{w.year}-{1 + int(r.random() * 40):03d}"}[inst]
             if r.random() < 0.2:
                 w.doi = f"10.9996/{1000000 + k}"
             if r.random() < 0.4:
@@ -2069,7 +2076,8 @@ class Generator:
             if house == "acm":
                 v["alternative-id"] = [doi, f"{prefix}/{vy['proc']}"]
                 if rnd() < 0.7:
-                    v["assertion"] = [{"value": f"{ymd(online_ord or issue_ord)[0]:04d}-{ymd(online_ord or issue_ord)[1]:02d}-{ymd(online_ord or issue_ord)[2]:02d}",
+                    y_, m_, d_ = ymd(online_ord or issue_ord)
+                    v["assertion"] = [{"value": f"{y_:04d}-{m_:02d}-{d_:02d}",
                                        "order": 2 + int(rnd() * 2), "name": "published", "label": "Published",
                                        "group": {"name": "publication_history", "label": "Publication History"}}]
         elif typ == "journal-article":
@@ -2351,7 +2359,8 @@ class Generator:
                                  "content-version": "vor", "intended-application": "syndication"})
             resource = f"https://dl.acm.org/doi/{doi}"
         elif house == "ieee":
-            links = [{"URL": f"http://xplorestaging.ieee.org/ielx8/{arnumber // 100}/{arnumber // 1000}/{arnumber}.pdf?arnumber={arnumber}",
+            links = [{"URL": f"http://xplorestaging.ieee.org/ielx8/{arnumber // 100}/{arnumber // 1000}/{arnumber}.pdf"
+                             f"?arnumber={arnumber}",
                       "content-type": "unspecified", "content-version": "vor",
                       "intended-application": "similarity-checking"}]
             resource = f"https://ieeexplore.ieee.org/document/{arnumber}/"
@@ -2385,7 +2394,8 @@ class Generator:
         v["subtitle"] = sub
         # ---- editors
         if typ == "book-chapter" or (typ == "proceedings-article" and rnd() < 0.08):
-            eds = self.book(i // 20)["editors"] if typ == "book-chapter" else [int(rnd() * N_PEOPLE) for _ in range(1 + int(rnd() * 3))]
+            eds = (self.book(i // 20)["editors"] if typ == "book-chapter"
+                   else [int(rnd() * N_PEOPLE) for _ in range(1 + int(rnd() * 3))])
             if typ != "book-chapter" or rnd() < 0.8:
                 ed_list = []
                 for n, p in enumerate(eds):
@@ -2464,7 +2474,8 @@ class Generator:
                 ctry = "United States of America" if country == "USA" and r.random() < 0.15 else country
                 s = f"{name}, {city}, {region}, {ctry}" if region and r.random() < 0.6 else f"{name}, {city}, {ctry}"
             else:
-                s = f"{pick(r, DEPARTMENTS)}, {name}, {city}, {country}" if r.random() < 0.4 else f"{name}, {city}, {country}"
+                s = (f"{pick(r, DEPARTMENTS)}, {name}, {city}, {country}" if r.random() < 0.4
+                     else f"{name}, {city}, {country}")
             aff: dict[str, Any] = {}
             ror = self.inst_ror[ii]
             if ror and r.random() < 0.15:

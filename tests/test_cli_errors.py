@@ -269,7 +269,8 @@ def test_json_array_holding_a_number(kg: Kg) -> None:
 @pytest.mark.parametrize(("record", "message"), [
     (work(DOI=...), "skipped: rec.json: DOI is missing; every work needs one; add it or leave the record out"),
     (work("11.5555/not-a-doi"),
-     'skipped: rec.json: DOI "11.5555/not-a-doi" is malformed (expected 10.NNNN/suffix); fix it or leave the record out'),
+     'skipped: rec.json: DOI "11.5555/not-a-doi" is malformed (expected 10.NNNN/suffix); '
+     'fix it or leave the record out'),
     (work("10.5555"),
      'skipped: rec.json: DOI "10.5555" is malformed (expected 10.NNNN/suffix); fix it or leave the record out'),
     (work(DOI=5555), "skipped: rec.json: DOI should be a string, got a number; fix it or leave the record out"),

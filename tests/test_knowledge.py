@@ -222,7 +222,8 @@ def test_a_tie_is_recorded_never_silent() -> None:
 
 
 def test_broad_disciplines_outside_computing() -> None:
-    assert classify(work("Phase II trial of a kinase inhibitor for metastatic colorectal cancer"))[0].topic == "oncology"
+    trial = work("Phase II trial of a kinase inhibitor for metastatic colorectal cancer")
+    assert classify(trial)[0].topic == "oncology"
     assert classify(work("Seismicity of the San Andreas fault zone"))[0].topic == "earth-sciences"
     assert classify(work("School truancy and the labour market in early adulthood"))[0].topic in (
         "education", "sociology", "economics-and-management")

@@ -218,7 +218,8 @@ def test_bad_parameter_values_are_one_line_with_what_is_allowed(echo) -> None:  
     assert _error(echo("pick=blue")) == "error: --param pick='blue' is not allowed; give one of: red, green"
     cats = tool_categories()
     assert "profiler" in cats and "compiler" in cats and len(cats) > 10
-    assert _error(echo("cat=profilers")) == f"error: --param cat='profilers' is not allowed; give one of: {', '.join(cats)}"
+    assert _error(echo("cat=profilers")) == ("error: --param cat='profilers' is not allowed; "
+                                            f"give one of: {', '.join(cats)}")
     assert _error(echo("target=pytorchh")).startswith(
         "error: --param target='pytorchh' is no tool or topic id of the scheme; give one of the topics: ")
     assert _error(echo("target=pytorchh")).endswith(" (or a tool id: 'kg query tools' lists them)")

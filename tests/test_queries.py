@@ -533,7 +533,8 @@ def test_injection_changes_nothing(seed: Seed, backends: dict[str, list[str]], b
             ",".join(stored_queries()[query].returns) + "\n"
         for payload in IRI_PAYLOADS:
             line = one_error_line(seed("query", query, "-p", f"{param}={payload}", *opts))
-            assert line.startswith(f"error: --param {param}=") and " is not an IRI, a DOI or a prefixed name (" in line, line
+            assert line.startswith(f"error: --param {param}=") and \
+                " is not an IRI, a DOI or a prefixed name (" in line, line
     for query, param in _params_of("integer"):
         for payload in INTEGER_PAYLOADS:
             one_error(seed("query", query, "-p", f"{param}={payload}", *opts),

@@ -289,7 +289,8 @@ def test_errors_are_one_line(seed: Seed, tmp_path: Path) -> None:
     empty = Seed(tmp_path / "nothing", CliRunner())
     r = empty.run("report", "-o", str(tmp_path / "r.html"))
     assert r.exit_code == 2
-    assert r.stderr == f"error: {tmp_path / 'nothing' / 'graph.nq'}: no graph here; run 'kg build' first or pass --graph FILE\n"
+    assert r.stderr == (f"error: {tmp_path / 'nothing' / 'graph.nq'}: no graph here; "
+                        "run 'kg build' first or pass --graph FILE\n")
     assert not (tmp_path / "r.html").exists()
     r = seed.run("report", "-g", "x.nq", "--store", "s", "-o", str(tmp_path / "r.html"))
     assert r.exit_code == 2 and r.stderr == "error: give one source: --graph, --store or --endpoint\n"

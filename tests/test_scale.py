@@ -196,7 +196,8 @@ def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: 
     real = forked.Forked.__init__
 
     def spy(self: object, *args: object) -> None:
-        started.append(args[4])  # (the jobs validate_file gets: after the function, the file, the shared graphs and the shapes)
+        # (the jobs validate_file gets: after the function, the file, the shared graphs and the shapes)
+        started.append(args[4])
         real(self, *args)
 
     monkeypatch.setattr(forked.Forked, "__init__", spy)

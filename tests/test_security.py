@@ -506,7 +506,8 @@ def malformed() -> dict[str, tuple[Action, str, str]]:
 
 
 def endpoint_line(url: str, what: str, expected: str = "SPARQL JSON results") -> str:
-    return f"error: {url}: the endpoint's answer is not {expected} ({what}); check that the URL is a SPARQL 1.1 endpoint"
+    return (f"error: {url}: the endpoint's answer is not {expected} ({what}); "
+            "check that the URL is a SPARQL 1.1 endpoint")
 
 
 def test_endpoint_malformed_answers_are_one_line(ws: Path, hostile: Hostile) -> None:
@@ -574,5 +575,6 @@ def test_graph_uris_need_an_endpoint_and_an_iri(ws: Path, hostile: Hostile) -> N
     assert one_line(result) == ("error: --default-graph-uri and --named-graph-uri go with --endpoint; a local "
                                 "source answers over the union of its graphs")
     result, _ = kg("stats", "--endpoint", hostile.url + "/sparql", "--named-graph-uri", "not an iri")
-    assert one_line(result) == "error: --named-graph-uri 'not an iri': is not an absolute IRI; give the graph's full IRI"
+    assert one_line(result) == ("error: --named-graph-uri 'not an iri': is not an absolute IRI; "
+                                "give the graph's full IRI")
     assert hostile.hits() == 0

@@ -78,7 +78,8 @@ def test_unreadable_graph_or_shapes_is_exit_2(run, tmp_path: Path) -> None:  # n
     assert run("build", "r.json", "-q").exit_code == 0
     r = run("validate", "--shapes", str(tmp_path / "none"))
     assert r.exit_code == 2
-    assert r.stderr == f"error: {tmp_path / 'none'}: holds no shapes (.ttl files); give --shapes a folder of SHACL Turtle files\n"
+    assert r.stderr == (f"error: {tmp_path / 'none'}: holds no shapes (.ttl files); "
+                        "give --shapes a folder of SHACL Turtle files\n")
     (tmp_path / "shapes").mkdir()
     (tmp_path / "shapes" / "x.ttl").write_text("this is not turtle", encoding="utf-8")
     r = run("validate", "--shapes", str(tmp_path / "shapes"))
