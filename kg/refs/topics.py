@@ -75,7 +75,8 @@ def scheme_graph() -> Graph:
 def concepts() -> tuple[Concept, ...]:
     g = scheme_graph()
     out = []
-    for c in sorted(g.subjects(RDF.type, SKOS.Concept)):  # type: ignore[type-var]  # rdflib types Node unordered; its terms are
+    # (the two ignores below: rdflib types graph terms as Node, which declares no order; the terms, Identifiers, do)
+    for c in sorted(g.subjects(RDF.type, SKOS.Concept)):  # type: ignore[type-var]
         cid = TOPIC.local(str(c))
         label = next((str(x) for x in g.objects(c, SKOS.prefLabel)), cid)
         cues = [(_cue_pattern(str(x)), str(x), 1.0, fold(str(x).rstrip("*")))
@@ -85,7 +86,6 @@ def concepts() -> tuple[Concept, ...]:
         cats = frozenset(str(x) for x in g.objects(c, URIRef(token_value(KG.toolCategory))))
         ancestors: list[str] = []
         node = c
-        # rdflib types Node unordered; its terms (Identifier) are ordered
         while (up := next(iter(sorted(g.objects(node, SKOS.broader))), None)) is not None and len(ancestors) < 10:  # type: ignore[type-var]
             ancestors.append(TOPIC.local(str(up)))
             node = up
