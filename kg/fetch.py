@@ -31,7 +31,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 import orjson
 
 from . import __version__
-from .infra import net
+from .infra import faults, net
 from .errors import InputError, KgError, UsageError
 from .infra.outputs import atomic_writer
 from .ingest.normalize import normalize_doi
@@ -461,6 +461,7 @@ class MissingList:
 
 def write_record(path: Path, body: bytes) -> None:
     """Write a validated (hence UTF-8) response body unchanged, atomically: no partial file, ever."""
+    faults.reached("fetch")
     with atomic_writer(path) as fh:
         fh.write(body.decode("utf-8"))
 

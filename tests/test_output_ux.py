@@ -3,6 +3,7 @@ people can type, ad-hoc SPARQL with the standard prefixes, and the W3C result fo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -99,22 +100,20 @@ doi                                         title
 # ---------------------------------------------------------------- paging in the SPARQL
 
 
-def test_limit_and_offset_go_into_the_query_sent(graph: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kg import api
-    sent: list[str] = []
-    real = api.query_oxigraph
-
-    def spy(store, text):  # type: ignore[no-untyped-def]
-        sent.append(text)
-        return real(store, text)
-
-    monkeypatch.setattr(api, "query_oxigraph", spy)
+def test_limit_and_offset_go_into_the_query_sent(graph: Path) -> None:
+    """--show-query prints the text the engine is given: the page's LIMIT and OFFSET are in it."""
     q = "SELECT ?w ?title WHERE { ?w <https://schema.org/name> ?title } ORDER BY ?w"
-    r = kg("query", "-g", str(graph), "-e", q, "--limit", "1", "--offset", "1", "-f", "csv")
+    r = kg("query", "-g", str(graph), "-e", q, "--limit", "1", "--offset", "1", "-f", "csv", "--show-query")
     assert r.exit_code == 0
     assert r.stdout.splitlines() == ["w,title", "https://doi.org/10.1145/2024716.2024718,"
                                      "A very long title about profiling parallel programs on many cores"]
-    assert sent == [q + "\nLIMIT 1 OFFSET 1\n"]
+    assert r.stderr == q + "\nLIMIT 1 OFFSET 1\n"
+
+
+def test_time_says_the_seconds_the_query_took(graph: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", "-f", "csv", "--time")
+    assert r.exit_code == 0 and r.stdout.splitlines()[0] == "s"
+    assert re.fullmatch(r"time: \d+\.\d{3} s\n", r.stderr), r.stderr
 
 
 def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
