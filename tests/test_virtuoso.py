@@ -8,7 +8,15 @@ and every stored query (the ones ``kg queries`` lists) must give the same answer
 ``kg query NAME --endpoint http://127.0.0.1:PORT/sparql --default-graph-uri GRAPH`` as through
 ``kg query NAME --store DIR``: the same CSV, rows in the same order (every stored query has a total ORDER BY),
 and the same terms in the JSON results. With ``--runslow``, 1,000 synthetic records (``bench/synth.py``) are
-loaded into a second graph of the same server and compared the same way.
+loaded into a second graph of the same server and compared the same way; the queries Virtuoso 7.2.5 still
+answers differently there are marked xfail with what differs (``VIRTUOSO_1K_BUGS``).
+
+Rewrites that made the two engines agree (answers on the embedded store unchanged, golden CSVs too): DOIs
+are ordered by ``LCASE(?doi)``, not ``LCASE(STR(?doi))`` (Virtuoso sorted the latter in disordered runs on
+1k records); tools-cited-by-both counts references with ``FILTER (?t IN (...))``, not a UNION (Virtuoso
+counted the UNION wrong once joined with the other subqueries); tools-cited-by-profiling-and-compiler joins
+two grouped subqueries (Virtuoso ran out of its memory pool planning the flat join). kg reads Virtuoso's
+``1``/``0`` booleans as ``true``/``false`` (kg/query/backends.py).
 
 Without Virtuoso installed the module is skipped, with the reason.
 """
@@ -293,8 +301,27 @@ def test_without_default_graph_uri_virtuoso_answers_over_all_its_graphs(seeds: C
     assert int(everything.splitlines()[1]) > seeds.triples
 
 
+# What Virtuoso 7.2.5 still answers differently on 1,000 synthetic records (the seeds agree on all of them).
+VIRTUOSO_1K_BUGS = {
+    "references": "BUG: Virtuoso picks another tool than the first by name (MIN(?name) subquery in the OPTIONAL)",
+    "venues": "BUG: Virtuoso gives extra rows for volumes (frbr:partOf* with FILTER NOT EXISTS on the top venue)",
+    "tools-cited-by-both": "BUG: Virtuoso refuses the long GROUP_CONCAT (SR319: max row length exceeded, 4147 chars)",
+}
+VIRTUOSO_1K_SLOW = {
+    "bibliographic-coupling": "Virtuoso took 59 s in one run and more than 300 s in another (same data)",
+}
+
+
+def _on_1k(name: str) -> object:
+    if name in VIRTUOSO_1K_BUGS:
+        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=VIRTUOSO_1K_BUGS[name]))
+    if name in VIRTUOSO_1K_SLOW:
+        return pytest.param(name, marks=pytest.mark.xfail(strict=False, reason=VIRTUOSO_1K_SLOW[name]))
+    return name
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [_on_1k(n) for n in NAMES])
 def test_virtuoso_answers_like_the_store_on_1k_synthetic_records(synth: Corpus, virtuoso: Virtuoso,
                                                                  name: str) -> None:
     assert_same_answer(synth, virtuoso, name)
