@@ -34,6 +34,7 @@ from .rdf.nquads import canonical_lines, count_triples, is_canonical, read_graph
 # renderer and the width it fits, the stored queries, the default inputs and the default API URL of kg fetch
 from .export import FORMATS  # noqa: E402,F401
 from .query.stored import render, stored_queries  # noqa: E402,F401
+from .query.stored import describe_text as describe_query, listing as list_queries  # noqa: E402,F401
 from .query.table import terminal_width  # noqa: E402,F401
 from .resources import seeds_dir  # noqa: E402,F401
 from .fetch import DEFAULT_API_URL  # noqa: E402,F401
@@ -452,3 +453,8 @@ class FetchSummary:
             lines.append(f"note: --max {self.max_dois} reached; {more}; raise --max to fetch them")
         return "\n".join(lines)
 
+
+def queries_json(queries: list) -> str:
+    """``kg queries -f json``: a JSON array of what each stored query takes and returns."""
+    from .query.stored import described
+    return orjson.dumps([described(q) for q in queries], option=orjson.OPT_INDENT_2).decode()

@@ -145,13 +145,20 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, ti
 
 
 @click.command(cls=Command)
-def queries() -> None:
-    """List the stored queries: name, description, parameters.
+@click.argument("name", required=False)
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: name, description, parameters (type, default, allowed values), columns, an example.")
+def queries(name: str | None, fmt: str) -> None:
+    """List the stored queries, or show one: its parameters, columns and an example command.
 
     \b
     Example:
       kg queries
+      kg queries works-citing
+      kg queries -f json
     """
-    for q in api.stored_queries().values():
-        params = "; ".join(f"{p.name} ({p.type}, default {p.default})" for p in q.params)
-        click.echo(f"{q.name}  {q.description}" + (f"  [params: {params}]" if params else ""))
+    found = [api.find_query(name)] if name else list(api.stored_queries().values())
+    if fmt == "json":
+        click.echo(api.queries_json(found))
+    else:
+        click.echo(api.describe_query(found[0]) if name else api.list_queries(found), nl=False)
