@@ -9,11 +9,25 @@ that runs past --timeout is stopped and reported.
 Corpora come from bench/synth.py (the first N lines of the largest file in --work, or generated);
 graphs are built with ``kg build --validate none`` unless --work holds graph-N.nq (bench_build.py leaves
 them there). Building is not counted.
+
+With --ratio, the machine-independent rule of issue 27 instead: every stored query timed as a whole
+``kg query NAME --store DIR -f csv`` process (the listing queries with ``--limit 100``, their first page),
+against full scans of the same store (``SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }``, one before the queries
+and one after them), all in the same run and each less the process start-up (a trivial query on the same
+store, the fastest of three). A query meets the rule when it costs at most two full scans. --before DIR also
+times the .rq files of DIR of the same names (e.g. the texts before a rewrite) in the same run, and says
+whether each gives the same output as the stored query.
+
+    nice -n 10 python bench/bench_queries.py --ratio --sizes 1000,20000 --corpus /tmp/bench/synth20k.jsonl \
+        --work /tmp/kg-ratio --before tests/data/queries-before
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import hashlib
+import io
 import json
 import os
 import selectors
@@ -124,6 +138,136 @@ def _fmt(got: tuple[float, int] | None, timeout: float) -> str:
     return f"> {timeout:.0f} s" if got is None else f"{got[0]:.3f} s"
 
 
+# ---------------------------------------------------------------- --ratio: whole kg query processes against full scans
+
+LISTINGS = ("references", "unresolved", "works", "works-citing", "tool-candidates")  # timed on their first page
+PAGE = 100
+SCAN = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+TRIVIAL = "ASK {}"
+
+
+def _kg_process(args: list[str], out: Path, timeout: float) -> float | None:
+    """Wall seconds of one ``kg ARGS`` process, its standard output written to ``out``; None past ``timeout``."""
+    with out.open("wb") as fh:
+        t = time.perf_counter()
+        proc = subprocess.Popen([KG, *args], stdout=fh, stderr=subprocess.PIPE, cwd=ROOT)
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return None
+        took = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise SystemExit(f"kg {' '.join(args)} exited {proc.returncode}: {err.decode(errors='replace')[-1000:]}")
+    return took
+
+
+def _answer(path: Path) -> tuple[int, str]:
+    """Rows and digest of a csv answer."""
+    data = path.read_bytes()
+    rows = sum(1 for _ in csv.reader(io.StringIO(data.decode("utf-8"))))
+    return max(rows - 1, 0), hashlib.sha256(data).hexdigest()[:12]
+
+
+def ratio_store(data: Path, store: Path, home: Path) -> None:
+    """``kg build DATA --store STORE --validate none`` (the workspace graph goes to ``home``, removed after)."""
+    if store.exists():
+        return
+    t = time.perf_counter()
+    subprocess.run([KG, "build", str(data), "--store", str(store), "--validate", "none", "-q"], check=True,
+                   env={**os.environ, "KG_HOME": str(home)})
+    shutil.rmtree(home, ignore_errors=True)
+    print(f"  built {store} in {time.perf_counter() - t:.0f} s (not counted)", flush=True)
+
+
+def ratio_run(store: Path, label: str, before: Path | None, timeout: float, repeat: int, scratch: Path,
+              only: set[str] | None = None) -> list[dict]:
+    """Every stored query (and its --before text) on ``store`` as whole processes, with the start-up and the two
+    full scans of the same run; one dict per query."""
+    names = sorted(n for n in stored_queries() if not only or n in only)
+    out = scratch / "answer.csv"
+    base = ["query", "--store", str(store), "-f", "csv"]
+    startup = min(_kg_process([*base, "-e", TRIVIAL], out, timeout) or timeout for _ in range(3))
+    scans = [_kg_process([*base, "-e", SCAN], out, timeout)]
+    triples = _answer(out)
+    rows = []
+    for name in names:
+        page = ["--limit", str(PAGE)] if name in LISTINGS else []
+        row: dict = {"query": name, "page": bool(page)}
+        for key, what in (("before", before / f"{name}.rq" if before else None), ("after", name)):
+            if what is None or (key == "before" and not Path(what).is_file()):
+                continue
+            times = [_kg_process([*base, *page, str(what)], out, timeout) for _ in range(repeat)]
+            row[key] = None if None in times else min(times)
+            row[key + "_answer"] = _answer(out) if row[key] is not None else None
+            print(f"  {label} {name}{' (first page)' if page else ''} {key}: "
+                  f"{'> %.0f s' % timeout if row[key] is None else '%.2f s' % row[key]}", flush=True)
+        rows.append(row)
+    scans.append(_kg_process([*base, "-e", SCAN], out, timeout))
+    # the start-up again at the end (the fastest of all six): the load of a shared machine changes in a run
+    startup = min([startup] + [_kg_process([*base, "-e", TRIVIAL], out, timeout) or timeout for _ in range(3)])
+    scan = sum(scans) / 2 - startup
+    print(f"\n{label}: {store} ({triples[0]} row; full scans {scans[0]:.2f} s and {scans[1]:.2f} s, start-up "
+          f"{startup:.2f} s: one full scan = {scan:.2f} s less start-up)")
+    cols = [k for k in ("before", "after") if any(k in r for r in rows)]
+    print("\n| query | " + " | ".join(f"{k} s | {k} ratio" for k in cols) + " | ≤ 2 scans | rows | same as before |")
+    print("|---|" + "---|---|" * len(cols) + "---|---|---|")
+    for r in rows:
+        cells = []
+        for k in cols:
+            t = r.get(k)
+            r[k + "_ratio"] = None if t is None else max(t - startup, 0.0) / max(scan, 1e-3)
+            cells.append("–" if k not in r else f"> {timeout:.0f}" if t is None else f"{t - startup:.2f}")
+            cells.append("–" if k not in r else f"> {timeout / max(scan, 1e-3):.0f}" if t is None
+                         else f"{r[k + '_ratio']:.2f}")
+        last = r.get("after_ratio")
+        ok = "yes" if last is not None and last <= 2 else "NO"
+        ans = r.get("after_answer")
+        same = "–" if "before_answer" not in r or not r["before_answer"] or not ans else \
+            "yes" if r["before_answer"] == ans else "NO"
+        print(f"| {r['query']}{' (first page)' if r['page'] else ''} | " + " | ".join(cells) +
+              f" | {ok} | {ans[0] if ans else '?'} | {same} |")
+    met = sum(1 for r in rows if r.get("after_ratio") is not None and r["after_ratio"] <= 2)
+    print(f"\n{label}: {met} of {len(rows)} stored queries timed cost at most two full scans", flush=True)
+    for r in rows:
+        r.update(label=label, startup=startup, scans=scans)
+    return rows
+
+
+def ratio_main(a: argparse.Namespace) -> int:
+    a.work.mkdir(parents=True, exist_ok=True)
+    before = a.before.resolve() if a.before else None
+    if a.store:
+        stores = [(a.store.name, a.store)]
+    else:
+        sizes = sorted(int(x) for x in a.sizes.split(","))
+        if a.corpus:
+            data = {}
+            for n in sizes:
+                data[n] = a.work / f"s{n}.jsonl"
+                if not data[n].exists():
+                    with a.corpus.open("rb") as src, data[n].open("wb") as dst:
+                        for i, line in enumerate(src):
+                            if i >= n:
+                                break
+                            dst.write(line)
+        else:
+            data = corpus(a.work, sizes)
+        stores = []
+        for n in sizes:
+            ratio_store(data[n], a.work / f"ratio-store-{n}", a.work / f"ratio-home-{n}")
+            stores.append((_label(n), a.work / f"ratio-store-{n}"))
+    only = set(a.queries.split(",")) if a.queries else None
+    results = {label: ratio_run(store, label, before, a.timeout, a.repeat, a.work, only) for label, store in stores}
+    if a.json:
+        a.json.write_text(json.dumps(results, indent=1))
+    if a.clean and not a.store:
+        for _, store in stores:
+            shutil.rmtree(store, ignore_errors=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,10000,100000", help="sizes timed on the store")
@@ -134,7 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rdflib-timeout", type=float, default=None,
                     help="seconds a query may run on rdflib (default: --timeout)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/kg-bench"))
+    ap.add_argument("--ratio", action="store_true",
+                    help="time whole kg query processes against two full scans of the same store (issue 27's rule)")
+    ap.add_argument("--store", type=Path, help="with --ratio: time this existing store only (no build)")
+    ap.add_argument("--corpus", type=Path, help="with --ratio: the records (first N lines per size; default: synth.py)")
+    ap.add_argument("--before", type=Path,
+                    help="with --ratio: also time the .rq files of this folder of the same names")
+    ap.add_argument("--repeat", type=int, default=1, help="with --ratio: runs per query, the fastest counted")
+    ap.add_argument("--json", type=Path, help="with --ratio: also write the figures here")
+    ap.add_argument("--queries", help="with --ratio: only these stored queries (comma-separated)")
+    ap.add_argument("--clean", action="store_true", help="with --ratio: remove the stores it built when done")
     a = ap.parse_args(argv)
+    if a.ratio:
+        return ratio_main(a)
     store_sizes = sorted(int(x) for x in a.sizes.split(","))
     rd_sizes = sorted(int(x) for x in a.rdflib_sizes.split(",")) if a.rdflib_sizes else \
         [n for n in store_sizes if n <= a.rdflib_max]

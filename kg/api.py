@@ -45,6 +45,8 @@ from .validate import Report, in_shards, validate_collected, validate_file
 # renderer and the width it fits, the stored queries, the default inputs and the default API URL of kg fetch
 from .export import FORMATS  # noqa: F401
 from .fetch import DEFAULT_API_URL  # noqa: F401
+from .query.stored import describe_text as describe_query  # noqa: F401
+from .query.stored import listing as list_queries  # noqa: F401
 from .query.stored import render, stored_queries  # noqa: F401
 from .query.table import terminal_width  # noqa: F401
 from .resources import seeds_dir  # noqa: F401
@@ -310,13 +312,15 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
           max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
-          default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = ()) -> Results:
+          default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = (),
+          on_text: Callable[[str], None] | None = None) -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
     graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint
     (bounded by ``timeout`` seconds and ``max_bytes``; asked to answer over ``default_graphs`` and
     ``named_graphs`` when given). A local source refuses a query that would fetch
     data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
-    list columns come back sorted."""
+    list columns come back sorted. ``on_text`` is given the text sent to the engine (parameters bound, the
+    page's LIMIT and OFFSET added) before it is sent."""
     stored = None
     shift = 0
     if text is None and is_plain_query_file(name_or_file):
@@ -342,6 +346,8 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
         raise UsageError("--default-graph-uri and --named-graph-uri go with --endpoint; a local source answers "
                          "over the union of its graphs")
     text = paged(text, limit, offset)
+    if on_text is not None:
+        on_text(text)
     try:
         res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes,
                      default_graphs, named_graphs)
@@ -461,3 +467,8 @@ class FetchSummary:
             lines.append(f"note: --max {self.max_dois} reached; {more}; raise --max to fetch them")
         return "\n".join(lines)
 
+
+def queries_json(queries: list) -> str:
+    """``kg queries -f json``: a JSON array of what each stored query takes and returns."""
+    from .query.stored import described
+    return orjson.dumps([described(q) for q in queries], option=orjson.OPT_INDENT_2).decode()

@@ -32,7 +32,7 @@ import orjson
 
 from . import __version__
 from .errors import InputError, KgError, UsageError
-from .infra import net
+from .infra import faults, net
 from .infra.outputs import atomic_writer
 from .ingest.normalize import normalize_doi
 from .ingest.read import display_path, iter_records
@@ -470,6 +470,7 @@ class MissingList:
 
 def write_record(path: Path, body: bytes) -> None:
     """Write a validated (hence UTF-8) response body unchanged, atomically: no partial file, ever."""
+    faults.reached("fetch")
     with atomic_writer(path) as fh:
         fh.write(body.decode("utf-8"))
 

@@ -12,25 +12,27 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 DATA_DIR = PACKAGE_DIR / "data"
 
 
-def _project_dir(name: str) -> Path:
-    """``shapes`` or ``queries``: beside the package in a checkout, or under share/crossref-kg when installed."""
-    for candidate in (PACKAGE_DIR.parent / name, Path(sys.prefix) / "share" / "crossref-kg" / name):
+def project_dir(name: str, package: Path | None = None, prefix: str | None = None) -> Path:
+    """``shapes`` or ``queries``: beside the package (default: this one) in a checkout, or under
+    {prefix}/share/crossref-kg (default: ``sys.prefix``) when installed."""
+    package = package or PACKAGE_DIR
+    for candidate in (package.parent / name, Path(prefix or sys.prefix) / "share" / "crossref-kg" / name):
         if candidate.is_dir():
             return candidate
-    return PACKAGE_DIR.parent / name
+    return package.parent / name
 
 
 def seeds_dir() -> Path:
     """The seed records: ./seeds when the working directory has one, else the project's seeds/."""
-    return Path("seeds") if Path("seeds").is_dir() else _project_dir("seeds")
+    return Path("seeds") if Path("seeds").is_dir() else project_dir("seeds")
 
 
 def shapes_dir() -> Path:
-    return _project_dir("shapes")
+    return project_dir("shapes")
 
 
 def queries_dir() -> Path:
-    return _project_dir("queries")
+    return project_dir("queries")
 
 
 def data_file(name: str) -> Path:

@@ -516,11 +516,7 @@ def test_ctrl_c_mid_run_leaves_complete_files_and_the_rerun_resumes(local_api: A
 
 def test_cli_ctrl_c_says_how_to_resume(local_api: Api, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     local_api.serve(SEED_A, SEED_BODIES[SEED_A])
-
-    def ctrl_c(path: Path, body: bytes) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(fetching, "write_record", ctrl_c)
+    monkeypatch.setenv("KG_FAULT", "fetch:INT")  # (Ctrl-C as the first record is about to be written)
     result = run(local_api, SEED_A)
     assert result.exit_code == 130 and errors(result) == [
         "error: interrupted; the records saved so far are complete; run the same command again to resume"]

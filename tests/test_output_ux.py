@@ -3,6 +3,8 @@ people can type, ad-hoc SPARQL with the standard prefixes, and the W3C result fo
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -99,22 +101,20 @@ doi                                         title
 # ---------------------------------------------------------------- paging in the SPARQL
 
 
-def test_limit_and_offset_go_into_the_query_sent(graph: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kg import api
-    sent: list[str] = []
-    real = api.query_oxigraph
-
-    def spy(store, text):  # type: ignore[no-untyped-def]
-        sent.append(text)
-        return real(store, text)
-
-    monkeypatch.setattr(api, "query_oxigraph", spy)
+def test_limit_and_offset_go_into_the_query_sent(graph: Path) -> None:
+    """--show-query prints the text the engine is given: the page's LIMIT and OFFSET are in it."""
     q = "SELECT ?w ?title WHERE { ?w <https://schema.org/name> ?title } ORDER BY ?w"
-    r = kg("query", "-g", str(graph), "-e", q, "--limit", "1", "--offset", "1", "-f", "csv")
+    r = kg("query", "-g", str(graph), "-e", q, "--limit", "1", "--offset", "1", "-f", "csv", "--show-query")
     assert r.exit_code == 0
     assert r.stdout.splitlines() == ["w,title", "https://doi.org/10.1145/2024716.2024718,"
                                      "A very long title about profiling parallel programs on many cores"]
-    assert sent == [q + "\nLIMIT 1 OFFSET 1\n"]
+    assert r.stderr == q + "\nLIMIT 1 OFFSET 1\n"
+
+
+def test_time_says_the_seconds_the_query_took(graph: Path) -> None:
+    r = kg("query", "-g", str(graph), "-e", "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1", "-f", "csv", "--time")
+    assert r.exit_code == 0 and r.stdout.splitlines()[0] == "s"
+    assert re.fullmatch(r"time: \d+\.\d{3} s\n", r.stderr), r.stderr
 
 
 def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
@@ -386,3 +386,61 @@ def test_e_dash_reads_the_query_from_standard_input(graph: Path) -> None:
     assert r.stdout == kg("query", "-g", str(graph), "-e", TITLES, "-f", "csv").stdout
     r = CliRunner().invoke(main, ["query", "-g", "-", "-e", "-"], input="x")
     assert (r.exit_code, r.stderr) == (2, "error: -e - and -g - both want standard input; give one of them as a file\n")
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def test_kg_queries_name_shows_one_query_with_an_example() -> None:
+    r = kg("queries", "works-citing")
+    assert r.exit_code == 0
+    assert r.stdout == """works-citing
+  Input works that cite a given cited work or tool (its IRI), with the citing reference and its text.
+
+parameters:
+  target  iri(tool|work)  default tool:pytorch  The cited work or tool: a DOI (10.1145/...), a tool id (pytorch), \
+tool:ID or an IRI.
+
+columns: citing key how text
+
+example:
+  kg query works-citing -p target=tool:pytorch
+"""
+
+
+def test_the_example_of_every_query_runs(graph: Path) -> None:
+    """The example command ``kg queries NAME`` shows runs as it is written (on a small graph)."""
+    import shlex
+
+    from kg.query.stored import example_command, stored_queries
+    for q in stored_queries().values():
+        args = shlex.split(example_command(q))[1:]
+        r = kg(*args, "-g", str(graph), "-f", "csv")
+        assert r.exit_code == 0, (q.name, r.stderr)
+        assert r.stdout.splitlines()[0] == ",".join(q.returns), q.name
+
+
+def test_kg_queries_lists_aligned_and_as_json() -> None:
+    from kg.query.stored import stored_queries
+    queries = stored_queries()
+    lines = kg("queries").stdout.splitlines()
+    width = max(map(len, queries))
+    assert [line[:width].rstrip() for line in lines] == sorted(queries)
+    assert all(line[width:width + 2] == "  " and line[width + 2] != " " for line in lines)
+    data = json.loads(kg("queries", "-f", "json").stdout)
+    assert [d["name"] for d in data] == sorted(queries)
+    coupling = next(d for d in data if d["name"] == "bibliographic-coupling")
+    assert coupling["columns"] == list(queries["bibliographic-coupling"].returns)
+    assert coupling["params"][0] == {"name": "min-shared", "type": "integer", "spec": "integer(1..)", "default": "2",
+                                     "description": "The least number of shared cited works of a pair.",
+                                     "kinds": [], "min": "1", "max": None, "allowed": []}
+    category = next(d for d in data if d["name"] == "tools-by-category")["params"][0]
+    assert "profiler" in category["allowed"] and "compiler" in category["allowed"]
+
+
+@pytest.mark.parametrize("typed, meant", [("tool", "'tools'"), ("most-citd", "'most-cited'"),
+                                          ("tools-by-topics", "'tools-by-topic'"), ("venue", "'venues'")])
+def test_an_unknown_query_name_suggests_the_closest(typed: str, meant: str) -> None:
+    r = kg("query", typed)
+    assert r.exit_code == 2
+    assert r.stderr == f"error: unknown query '{typed}'; did you mean {meant}? run 'kg queries' to list them\n"

@@ -4,7 +4,6 @@ them under {prefix}/share/crossref-kg (pyproject's data-files), where kg/resourc
 from __future__ import annotations
 
 import glob
-import sys
 import tomllib
 from pathlib import Path
 
@@ -25,11 +24,10 @@ def test_data_files_ship_every_shape_query_and_seed() -> None:
         assert files == present and files, target
 
 
-def test_an_installed_copy_looks_where_the_wheel_puts_them(monkeypatch, tmp_path: Path) -> None:
+def test_an_installed_copy_looks_where_the_wheel_puts_them(tmp_path: Path) -> None:
     """Without a checkout beside the package, shapes and queries come from {sys.prefix}/share/crossref-kg."""
-    monkeypatch.setattr(resources, "PACKAGE_DIR", tmp_path / "site-packages" / "kg")
-    monkeypatch.setattr(sys, "prefix", str(tmp_path / "prefix"))
+    package, prefix = tmp_path / "site-packages" / "kg", str(tmp_path / "prefix")
     for name in ("shapes", "queries"):
         (tmp_path / "prefix" / "share" / "crossref-kg" / name).mkdir(parents=True)
-    assert resources.shapes_dir() == tmp_path / "prefix" / "share" / "crossref-kg" / "shapes"
-    assert resources.queries_dir() == tmp_path / "prefix" / "share" / "crossref-kg" / "queries"
+        assert resources.project_dir(name, package, prefix) == tmp_path / "prefix" / "share" / "crossref-kg" / name
+    assert resources.project_dir("shapes") == resources.shapes_dir()  # (this checkout's own)

@@ -287,9 +287,8 @@ def test_sharded_validation_equals_whole_graph_validation(corpus: list[str], in_
     assert validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=2).results == whole.results  # workers
     # shapes beyond the analysis of what they read from a shared node fall back to whole home graphs: the same
     # (in this process: the path of --jobs 1)
-    import kg.validate.shards
-    monkeypatch.setattr(kg.validate.shards, "deep_predicates", lambda folder: None)
-    assert validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=1).results == whole.results
+    assert validate_sharded(lines, None, SHARED_GRAPHS, shard_size=7, jobs=1,
+                            reach=lambda folder: None).results == whole.results
 
 
 def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> None:

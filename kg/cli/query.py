@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,10 +91,13 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
               help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
 @click.option("--offset", type=click.IntRange(min=0), metavar="N",
               help="Skip the first N rows (an OFFSET on the outer query); with --limit, a page.")
+@click.option("--show-query", is_flag=True, help="Also print the query as sent to the engine (parameters bound, "
+                                                 "LIMIT/OFFSET added) on standard error, before its answer.")
+@click.option("--time", "timed", is_flag=True, help="Also print the seconds the query took on standard error.")
 def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
           store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
           max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str, wide: bool,
-          limit: int | None, offset: int | None) -> None:
+          limit: int | None, offset: int | None, show_query: bool, timed: bool) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
     Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
@@ -112,12 +116,16 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
         if any(str(g) == "-" for g in graphs):
             raise Fail("-e - and -g - both want standard input; give one of them as a file")
         text = sys.stdin.read()
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
         res = api.query(name or "", _params(params), _stdin_graphs(graphs, Path(scratch)) or None, text=text,
                         store=store, endpoint=endpoint, engine=engine, allow_remote=allow_remote,
                         timeout=timeout, max_bytes=max_bytes, limit=limit, offset=offset,
-                        default_graphs=default_graphs, named_graphs=named_graphs)
+                        default_graphs=default_graphs, named_graphs=named_graphs,
+                        on_text=(lambda sent: click.echo(sent.rstrip("\n"), err=True)) if show_query else None)
     click.echo(api.render(res, fmt, None if wide else api.terminal_width(sys.stdout)), nl=False)
+    if timed:
+        click.echo(f"time: {time.perf_counter() - started:.3f} s", err=True)
 
 
 @click.command(cls=Command)
@@ -138,13 +146,20 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, ti
 
 
 @click.command(cls=Command)
-def queries() -> None:
-    """List the stored queries: name, description, parameters.
+@click.argument("name", required=False)
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: name, description, parameters (type, default, allowed values), columns, an example.")
+def queries(name: str | None, fmt: str) -> None:
+    """List the stored queries, or show one: its parameters, columns and an example command.
 
     \b
     Example:
       kg queries
+      kg queries works-citing
+      kg queries -f json
     """
-    for q in api.stored_queries().values():
-        params = "; ".join(f"{p.name} ({p.type}, default {p.default})" for p in q.params)
-        click.echo(f"{q.name}  {q.description}" + (f"  [params: {params}]" if params else ""))
+    found = [api.find_query(name)] if name else list(api.stored_queries().values())
+    if fmt == "json":
+        click.echo(api.queries_json(found))
+    else:
+        click.echo(api.describe_query(found[0]) if name else api.list_queries(found), nl=False)

@@ -6,7 +6,7 @@ Stages, in the order a build meets them: read (pass 1 has its first results), ma
 first run), merge (the workspace graph's temporary file has its first block), graph (it is complete),
 validate (validation is done), export (the -o temporary file is complete), store (the store is built aside),
 commit (everything is written, nothing is in place yet), commit-half (the first of several renames is done),
-committed (all is in place).
+committed (all is in place). ``kg fetch`` has one: fetch (a record is about to be written).
 
 SIGNAL FULL stands for a full disk: at ``reached`` it raises the OSError a full disk raises (ENOSPC); where a
 store must fill up for real, ``fills(STAGE)`` tells it to (resolve: the resolution database gets two pages).

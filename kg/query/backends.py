@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 XSD_STRING = token_value(vocab.XSD_STRING)
 RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+# Virtuoso writes every xsd:boolean as 1 or 0 (the same value): read as the canonical true/false the graph holds
+_BOOLEAN: dict[tuple[str | None, str], str] = {("http://www.w3.org/2001/XMLSchema#boolean", "1"): "true",
+                                               ("http://www.w3.org/2001/XMLSchema#boolean", "0"): "false"}
 
 
 def no_triples(path: Path) -> InputError:
@@ -328,7 +331,8 @@ def _json_results(body: bytes) -> Results:
             dt, lang = v.get("datatype"), v.get("xml:lang")
             if not isinstance(dt, (str, type(None))) or not isinstance(lang, (str, type(None))):
                 raise _Malformed(f'binding {i + 1}, variable "{c}": "datatype" or "xml:lang" is not a string')
-            row.append((kind, v["value"], None if dt in (None, XSD_STRING, RDF_LANGSTRING) else dt, lang))
+            value = _BOOLEAN.get((dt, v["value"]), v["value"]) if kind == "literal" else v["value"]
+            row.append((kind, value, None if dt in (None, XSD_STRING, RDF_LANGSTRING) else dt, lang))
         rows.append(row)
     return Results(columns, rows)
 

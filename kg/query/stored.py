@@ -14,10 +14,12 @@ import csv
 import difflib
 import io
 import re
+import shlex
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -170,9 +172,72 @@ def find_query(name_or_file: str) -> StoredQuery:
         return parse_query_file(p)
     path = queries_dir() / f"{name_or_file}.rq"
     if not path.is_file():
-        known = ", ".join(sorted(q.stem for q in queries_dir().glob("*.rq")))
-        raise QueryError(f"unknown query {name_or_file!r}; run 'kg queries' to list them ({known})")
+        names = sorted(q.stem for q in queries_dir().glob("*.rq"))
+        near = closest(name_or_file, names)
+        if near:
+            raise QueryError(f"unknown query {name_or_file!r}; did you mean " + " or ".join(map(repr, near)) +
+                             "? run 'kg queries' to list them")
+        raise QueryError(f"unknown query {name_or_file!r}; run 'kg queries' to list them ({', '.join(names)})")
     return parse_query_file(path)
+
+
+def closest(name: str, names: list[str], most: int = 3) -> list[str]:
+    """The names a mistyped ``name`` most likely meant: close spellings (difflib), else the names it begins or
+    that begin with it, nearest first."""
+    near = difflib.get_close_matches(name, names, n=most, cutoff=0.75)
+    if near:
+        return near
+    start = [n for n in names if name and (n.startswith(name) or name.startswith(n))]
+    return sorted(start, key=lambda n: (abs(len(n) - len(name)), n))[:most]
+
+
+def type_text(p: Param) -> str:
+    """A parameter's type as its header writes it: ``iri(tool|work)``, ``integer(1..)``, ``string(a|b)``."""
+    if p.kinds:
+        return f"{p.type}({'|'.join(p.kinds)})"
+    if p.low is not None or p.high is not None:
+        return f"{p.type}({p.low or ''}..{p.high or ''})"
+    if p.allowed:
+        return f"{p.type}({'|'.join(p.allowed)})"
+    return p.type
+
+
+def example_command(q: StoredQuery) -> str:
+    """A command that runs ``q`` with every parameter at its default, written out."""
+    args = "".join(f" -p {p.name}={shlex.quote(p.default or '')}" for p in q.params)
+    return f"kg query {q.name}{args}"
+
+
+def described(q: StoredQuery) -> dict[str, Any]:
+    """What ``kg queries -f json`` says of a query: name, description, parameters (type, default, allowed
+    values, range, the kinds of bare ids an IRI takes), columns, list columns and an example command."""
+    return {"name": q.name, "description": q.description,
+            "params": [{"name": p.name, "type": p.type, "spec": type_text(p), "default": p.default,
+                        "description": p.description, "kinds": list(p.kinds), "min": p.low, "max": p.high,
+                        "allowed": list(p.choices) if p.allowed else []} for p in q.params],
+            "columns": list(q.returns), "lists": list(q.lists), "example": example_command(q)}
+
+
+def describe_text(q: StoredQuery) -> str:
+    """``kg queries NAME``: the query's description, parameters, columns and an example command."""
+    out = [q.name, "  " + q.description, ""]
+    if q.params:
+        out.append("parameters:")
+        rows = [(p.name, type_text(p), f"default {p.default}", p.description) for p in q.params]
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)) + "  " + r[3] for r in rows]
+        allowed = [(p.name, p.choices) for p in q.params if p.allowed]
+        out += [f"  {name}: one of {', '.join(values)}" for name, values in allowed]
+        out.append("")
+    out.append("columns: " + " ".join(q.returns))
+    out += ["", "example:", "  " + example_command(q)]
+    return "\n".join(out) + "\n"
+
+
+def listing(queries: list[StoredQuery]) -> str:
+    """``kg queries``: one aligned line a query, its name and description."""
+    width = max((len(q.name) for q in queries), default=0)
+    return "".join(f"{q.name.ljust(width)}  {q.description}\n" for q in queries)
 
 
 def bind_term(param: Param, value: str) -> str:

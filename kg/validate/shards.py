@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Report, Result, ordered
 from .shapes import load_shapes, shapes_of
 
+Reach = Callable[[Path | None], "tuple[set[str], set[str]] | None"]  # what shapes read beyond a node (reach.py)
 Shard = tuple[list[str], "list[str] | None"]  # (lines, focus nodes whose results count, or None for all)
 
 
@@ -36,8 +37,10 @@ class ShardPlan:
     a node by (``back_of``), the lines pointing at a node of ``multi`` (``inbound``) and the class lines of each
     subject (``typed_by_subject``)."""
 
-    def __init__(self, lines: list[str], folder: Path | None, shared_graphs: set[str]) -> None:
+    def __init__(self, lines: list[str], folder: Path | None, shared_graphs: set[str],
+                 reach: Reach = deep_predicates) -> None:
         self.folder = folder
+        self.reach = reach
         self.by_graph: dict[str, list[str]] = defaultdict(list)
         for line in lines:
             self.by_graph[graph_of(line)].append(line)
@@ -97,7 +100,7 @@ class ShardPlan:
         if self._indexed:
             return
         self._indexed = True
-        self.deep = deep_predicates(self.folder)
+        self.deep = self.reach(self.folder)
         followed = self.backwards | (self.deep[1] if self.deep else set())
         for g, ls in self.by_graph.items():
             for line in ls:
@@ -156,10 +159,11 @@ class ShardPlan:
 
 
 def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: set[str],
-                     shard_size: int = 50, jobs: int = 1) -> Report:
+                     shard_size: int = 50, jobs: int = 1, reach: Reach = deep_predicates) -> Report:
     """Validate canonical N-Quads lines record by record, in shards of ``shard_size`` records (or homes) that
-    ``jobs`` workers validate in parallel (see the module's docstring)."""
-    plan = ShardPlan(lines, shapes_dir_, shared_graphs)
+    ``jobs`` workers validate in parallel (see the module's docstring). ``reach`` says what the shapes read
+    beyond a node (None: more than the analysis follows, so whole home graphs are validated together)."""
+    plan = ShardPlan(lines, shapes_dir_, shared_graphs, reach)
     shapes = load_shapes(shapes_dir_) if jobs <= 1 else None  # (workers parse them once each)
     parts = run_shards(partial(_check_shard, shapes_dir_, shapes), plan.shards(shard_size), jobs, quiet_worker)
     multi_plain = {m[1:-1] for m in plan.multi}
