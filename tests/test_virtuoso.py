@@ -27,7 +27,6 @@ import csv
 import io
 import json
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -41,6 +40,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from conftest import ROOT
+from test_queries import _free_port
 
 from kg.cli import main
 
@@ -85,12 +85,6 @@ ResultSetMaxRows           = 10000000
 MaxQueryExecutionTime      = 0
 MaxQueryCostEstimationTime = 0
 """
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
