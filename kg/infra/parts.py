@@ -1,0 +1,83 @@
+"""A partitioned graph: a folder of gzipped canonical N-Quads parts and a manifest written last.
+
+The contract every writer and reader keeps:
+
+- the folder holds ``part-00000.nq.gz``, ``part-00001.nq.gz``, ... and ``manifest.json``;
+- the parts are range partitions of the canonical sorted graph: their gunzipped concatenation in name order is
+  byte for byte the ``graph.nq`` a local build writes;
+- ``manifest.json`` is written last; a folder without one is not a graph (a build that failed or was cancelled)
+  and readers refuse it;
+- the manifest is a JSON object with at least ``format`` (:data:`FORMAT`), ``version`` and ``parts``: a list, in
+  order, of objects with ``name`` and ``lines`` (the number of lines of that part). Writers add what they know
+  (triple counts, inputs, options, the workers that ran).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+
+MANIFEST = "manifest.json"
+FORMAT = "crossref-kg parts"
+VERSION = 1
+
+
+def part_name(i: int) -> str:
+    """The file name of part ``i`` (0-based).
+
+    >>> part_name(7)
+    'part-00007.nq.gz'
+    """
+    return f"part-{i:05d}.nq.gz"
+
+
+def is_parts(path: Path | str) -> bool:
+    """Whether ``path`` is a folder meant as a partitioned graph (a manifest, or parts, inside)."""
+    p = Path(path)
+    return p.is_dir() and ((p / MANIFEST).exists() or any(p.glob("part-*.nq.gz")))
+
+
+def read_manifest(folder: Path | str) -> dict[str, Any]:
+    """The manifest of a finished parts folder; an :class:`InputError` naming the folder when it is not one."""
+    folder = Path(folder)
+    where = str(folder)
+    try:
+        text = (folder / MANIFEST).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(where, f"has no {MANIFEST}: it is not a finished partitioned graph",
+                         "the build that wrote it failed or was cancelled; run kg build again") from None
+    try:
+        manifest = json.loads(text)
+    except ValueError as e:
+        raise InputError(f"{where}/{MANIFEST}", f"is not JSON ({e})", "run kg build again") from None
+    if not isinstance(manifest, dict):
+        manifest = {}
+    parts = manifest.get("parts")
+    if manifest.get("format") != FORMAT or not isinstance(parts, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("lines"), int)
+            for p in parts):
+        raise InputError(f"{where}/{MANIFEST}", f"is not a {FORMAT!r} manifest",
+                         "point kg at the folder kg build --parts wrote")
+    for p in parts:
+        if "/" in p["name"] or "\\" in p["name"] or p["name"].startswith("."):
+            raise InputError(f"{where}/{MANIFEST}", f"names a part outside the folder: {p['name']!r}",
+                             "point kg at the folder kg build --parts wrote")
+    return manifest
+
+
+def part_paths(folder: Path | str) -> list[Path]:
+    """The parts of a finished parts folder, in order."""
+    folder = Path(folder)
+    return [folder / p["name"] for p in read_manifest(folder)["parts"]]
+
+
+def lines(folder: Path | str) -> Iterator[str]:
+    """The canonical lines of a partitioned graph, in order (the parts gunzipped and concatenated)."""
+    for path in part_paths(folder):
+        with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
+            yield from fh
