@@ -11,7 +11,7 @@ import html
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..model import (
@@ -365,8 +365,92 @@ def looks_like_work(raw: Any) -> bool:
     return isinstance(raw, dict) and ("DOI" in raw or ("type" in raw and ("title" in raw or "URL" in raw)))
 
 
-def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901 - one pass over the record's fields; the split into _dates/_venue/_people/_extras is its own step (target layout)
-    """One raw Crossref work object -> (Work, warnings). Raises InputError when the record is unusable."""
+def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
+    """One raw Crossref work object -> (Work, warnings). Raises InputError when the record is unusable.
+
+    The fields are read in one fixed order (identity, people, dates, the rest, then the Work's own fields), so
+    that the warnings and the values kept as written come out in the same order for the same record."""
+    doi = _doi(raw, source)
+    f = _Fields(raw, source.where(doi))
+    wtype = _type(f, raw)
+    contributors, projects = _people(f, raw)
+    dates, record_dates = _dates(f, raw)
+    x = _extras(f, raw)
+    work = Work(
+        doi=doi.lower(),
+        doi_verbatim=doi,
+        type=wtype,
+        source=source,
+        subtype=f.str_(raw, "subtype", "subtype"),
+        titles=f.strs(raw, "title", "title"),
+        subtitles=f.strs(raw, "subtitle", "subtitle"),
+        short_titles=f.strs(raw, "short-title", "short-title"),
+        original_titles=f.strs(raw, "original-title", "original-title"),
+        abstract=x.abstract,
+        language=x.language,
+        url=f.str_(raw, "URL", "URL"),
+        resource_url=f.str_(x.primary, "URL", "resource.primary.URL") if x.primary else None,
+        dates=tuple(dates),
+        record_dates=tuple(record_dates),
+        page=x.page,
+        page_start=x.page_start,
+        page_end=x.page_end,
+        article_number=f.str_(raw, "article-number", "article-number"),
+        volume=f.str_(raw, "volume", "volume"),
+        issue=f.str_(raw, "issue", "issue"),
+        container_titles=f.strs(raw, "container-title", "container-title"),
+        short_container_titles=f.strs(raw, "short-container-title", "short-container-title"),
+        issns=_typed_ids(f, raw, "ISSN", "issn-type", _norm_issn),
+        isbns=_typed_ids(f, raw, "ISBN", "isbn-type", _norm_isbn),
+        publisher=f.str_(raw, "publisher", "publisher"),
+        publisher_location=f.str_(raw, "publisher-location", "publisher-location"),
+        member=f.str_(raw, "member", "member"),
+        prefix=f.str_(raw, "prefix", "prefix"),
+        subjects=f.strs(raw, "subject", "subject"),
+        reference_count=f.count(raw, "reference-count", "reference-count"),
+        references_count=f.count(raw, "references-count", "references-count"),
+        cited_by_count=f.count(raw, "is-referenced-by-count", "is-referenced-by-count"),
+        contributors=tuple(contributors),
+        funders=tuple(_funder(f, x, p) for p, x in f.objects(raw, "funder", "funder")),
+        licenses=tuple(filter(None, (_license(f, x, p) for p, x in f.objects(raw, "license", "license")))),
+        links=tuple(filter(None, (_link(f, x, p) for p, x in f.objects(raw, "link", "link")))),
+        references=_references(f, raw),
+        event=x.event,
+        assertions=tuple(filter(None, (_assertion(f, x, p) for p, x in f.objects(raw, "assertion", "assertion")))),
+        relations=_relations(f, raw),
+        updates=tuple(filter(None, (_update(f, x, p, "update-to")
+                                    for p, x in f.objects(raw, "update-to", "update-to")))),
+        alternative_ids=f.strs(raw, "alternative-id", "alternative-id"),
+        archives=f.strs(raw, "archive", "archive"),
+        clinical_trials=tuple(filter(None, (_trial(f, x, p) for p, x in f.objects(raw, "clinical-trial-number",
+                                                                                  "clinical-trial-number")))),
+        institutions=tuple(filter(None, (_institution(f, x, p)
+                                         for p, x in f.objects(raw, "institution", "institution")))),
+        group_title=f.str_(raw, "group-title", "group-title"),
+        degrees=f.strs(raw, "degree", "degree"),
+        edition=f.str_(raw, "edition-number", "edition-number"),
+        part_number=f.str_(raw, "part-number", "part-number"),
+        component_number=f.str_(raw, "component-number", "component-number"),
+        standards_body=x.standards_body,
+        content_domains=f.strs(x.content_domain, "domain", "content-domain.domain"),
+        crossmark_restriction=x.crossmark if isinstance(x.crossmark, bool) else None,
+        update_policy=f.str_(raw, "update-policy", "update-policy"),
+        award=f.str_(raw, "award", "award"),
+        projects=tuple(projects),
+        review=tuple(x.review_items),
+        free_to_read=x.free_to_read,
+        description=(jats_to_text(raw["description"]) or None) if isinstance(raw.get("description"), str) else None,
+        version=f.str_(raw["version"], "version", "version.version") if isinstance(raw.get("version"), dict)
+        else f.str_(raw, "version", "version"),
+        aliases=tuple(a.lower() for a in (normalize_doi(x) for x in f.strs(raw, "aliases", "aliases")) if a),
+        extra=x.extra,
+        as_written=tuple(f.written),
+    )
+    return work, f.warnings
+
+
+def _doi(raw: Any, source: Source) -> str:
+    """The record's DOI as written (a valid 10.NNNN/suffix), or the InputError that makes the record unusable."""
     where = source.where()
     if not isinstance(raw, dict):
         raise InputError(where, f"is {_kind(raw)}, not a Crossref work object", "leave it out")
@@ -381,7 +465,11 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
     if doi is None:
         raise InputError(where, f'DOI "{_clip(doi_raw)}" is malformed (expected 10.NNNN/suffix)',
                          "fix it or leave the record out")
-    f = _Fields(raw, source.where(doi))
+    return doi
+
+
+def _type(f: _Fields, raw: dict[str, Any]) -> str:
+    """The Crossref type, lower case; 'other' (with a warning, the type kept as written) when missing or unknown."""
     wtype = f.str_(raw, "type", "type")
     if wtype is None:
         f.warn("type", "is missing", "the work is mapped as type 'other'")
@@ -390,8 +478,11 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
         f.keep("type", wtype, f'"{_clip(wtype)}" is not a Crossref type',
                "the work is mapped as type 'other', the type kept as written (kg:asWritten)")
         wtype = "other"
-    wtype = wtype.lower()
+    return wtype.lower()
 
+
+def _people(f: _Fields, raw: dict[str, Any]) -> tuple[list[Contributor], list[Project]]:
+    """Contributors in role order (with the investigators of each project after them), and the projects."""
     contributors: list[Contributor] = []
     for role in CONTRIBUTOR_ROLES:
         for i, (path, c) in enumerate(f.objects(raw, role, role)):
@@ -404,6 +495,11 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
             for i, (path, c) in enumerate(f.objects(p, role, f"{ppath}.{role}")):
                 contributors.append(_contributor(f, c, role, start + i + 1, path))
 
+    return contributors, projects
+
+
+def _dates(f: _Fields, raw: dict[str, Any]) -> tuple[list[tuple[str, Any]], list[tuple[str, str]]]:
+    """The work's dates (the journal issue's too) and the record's own date-times."""
     dates = []
     for name in DATE_FIELDS:
         d = f.date(raw, name, name)
@@ -428,6 +524,29 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
             if d is not None:
                 dates.append((f"journal-issue.{name}", d))
 
+    return dates, record_dates
+
+
+class _Extras(NamedTuple):
+    """What :func:`_extras` read, in the Work's terms."""
+    abstract: str | None
+    primary: dict[str, Any]
+    content_domain: dict[str, Any]
+    crossmark: Any
+    event: Event | None
+    standards_body: tuple[str, str | None] | None
+    free_to_read: tuple[Any, Any] | None
+    review_items: list[tuple[str, str]]
+    language: str | None
+    extra: tuple[str, ...]
+    page: str | None
+    page_start: str | None
+    page_end: str | None
+
+
+def _extras(f: _Fields, raw: dict[str, Any]) -> _Extras:
+    """The fields that need more than one read: abstract, resource, content domain, event, standards body,
+    free-to-read, review, language, unknown fields and the page range."""
     abstract = f.str_(raw, "abstract", "abstract") if not isinstance(raw.get("abstract"), str) else None
     if isinstance(raw.get("abstract"), str):
         abstract = jats_to_text(raw["abstract"]) or None
@@ -464,77 +583,8 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:  # noqa: C901
             f.warn("page", f'"{_clip(page)}" has its first page after its last',
                    "it is kept as the page range, without start and end pages; fix it at the source")
 
-    work = Work(
-        doi=doi.lower(),
-        doi_verbatim=doi,
-        type=wtype,
-        source=source,
-        subtype=f.str_(raw, "subtype", "subtype"),
-        titles=f.strs(raw, "title", "title"),
-        subtitles=f.strs(raw, "subtitle", "subtitle"),
-        short_titles=f.strs(raw, "short-title", "short-title"),
-        original_titles=f.strs(raw, "original-title", "original-title"),
-        abstract=abstract,
-        language=language,
-        url=f.str_(raw, "URL", "URL"),
-        resource_url=f.str_(primary, "URL", "resource.primary.URL") if primary else None,
-        dates=tuple(dates),
-        record_dates=tuple(record_dates),
-        page=page,
-        page_start=page_start,
-        page_end=page_end,
-        article_number=f.str_(raw, "article-number", "article-number"),
-        volume=f.str_(raw, "volume", "volume"),
-        issue=f.str_(raw, "issue", "issue"),
-        container_titles=f.strs(raw, "container-title", "container-title"),
-        short_container_titles=f.strs(raw, "short-container-title", "short-container-title"),
-        issns=_typed_ids(f, raw, "ISSN", "issn-type", _norm_issn),
-        isbns=_typed_ids(f, raw, "ISBN", "isbn-type", _norm_isbn),
-        publisher=f.str_(raw, "publisher", "publisher"),
-        publisher_location=f.str_(raw, "publisher-location", "publisher-location"),
-        member=f.str_(raw, "member", "member"),
-        prefix=f.str_(raw, "prefix", "prefix"),
-        subjects=f.strs(raw, "subject", "subject"),
-        reference_count=f.count(raw, "reference-count", "reference-count"),
-        references_count=f.count(raw, "references-count", "references-count"),
-        cited_by_count=f.count(raw, "is-referenced-by-count", "is-referenced-by-count"),
-        contributors=tuple(contributors),
-        funders=tuple(_funder(f, x, p) for p, x in f.objects(raw, "funder", "funder")),
-        licenses=tuple(filter(None, (_license(f, x, p) for p, x in f.objects(raw, "license", "license")))),
-        links=tuple(filter(None, (_link(f, x, p) for p, x in f.objects(raw, "link", "link")))),
-        references=_references(f, raw),
-        event=event,
-        assertions=tuple(filter(None, (_assertion(f, x, p) for p, x in f.objects(raw, "assertion", "assertion")))),
-        relations=_relations(f, raw),
-        updates=tuple(filter(None, (_update(f, x, p, "update-to")
-                                    for p, x in f.objects(raw, "update-to", "update-to")))),
-        alternative_ids=f.strs(raw, "alternative-id", "alternative-id"),
-        archives=f.strs(raw, "archive", "archive"),
-        clinical_trials=tuple(filter(None, (_trial(f, x, p) for p, x in f.objects(raw, "clinical-trial-number",
-                                                                                  "clinical-trial-number")))),
-        institutions=tuple(filter(None, (_institution(f, x, p)
-                                         for p, x in f.objects(raw, "institution", "institution")))),
-        group_title=f.str_(raw, "group-title", "group-title"),
-        degrees=f.strs(raw, "degree", "degree"),
-        edition=f.str_(raw, "edition-number", "edition-number"),
-        part_number=f.str_(raw, "part-number", "part-number"),
-        component_number=f.str_(raw, "component-number", "component-number"),
-        standards_body=standards_body,
-        content_domains=f.strs(content_domain, "domain", "content-domain.domain"),
-        crossmark_restriction=crossmark if isinstance(crossmark, bool) else None,
-        update_policy=f.str_(raw, "update-policy", "update-policy"),
-        award=f.str_(raw, "award", "award"),
-        projects=tuple(projects),
-        review=tuple(review_items),
-        free_to_read=free_to_read,
-        description=(jats_to_text(raw["description"]) or None) if isinstance(raw.get("description"), str) else None,
-        version=f.str_(raw["version"], "version", "version.version") if isinstance(raw.get("version"), dict)
-        else f.str_(raw, "version", "version"),
-        aliases=tuple(a.lower() for a in (normalize_doi(x) for x in f.strs(raw, "aliases", "aliases")) if a),
-        extra=extra,
-        as_written=tuple(f.written),
-    )
-    return work, f.warnings
+    return _Extras(abstract, primary or {}, content_domain, crossmark, event, standards_body, free_to_read,
+                   review_items, language, extra, page, page_start, page_end)
 
 
 @cache
