@@ -292,7 +292,9 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
             n_parts = max(engine.size, len(engine.workers))
             write_parts(graph_tmp, folder, n_parts, {
                 "inputs": [display_path(i) for i in inputs], "options": options, "records": result.report.records,
-                "works": result.works, "workers": dict(sorted(engine.workers.items()))})
+                "works": result.works, "workers": dict(sorted(engine.workers.items())),
+                "worker_peak_kib": dict(sorted(engine.peak.items())),
+                "bytes_moved": {"answers": engine.moved, "runs": engine.runs_bytes}})
             outputs.discard(plan.graph)
             built.graph = folder
             named = outputs.Target(str(pointer), pointer, False, False)

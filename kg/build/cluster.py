@@ -29,9 +29,14 @@ ITEM_BITS = 24  # items (records, or lines of a large JSON Lines file) of one in
 _STATE: dict[str, str] = {}  # in a worker process: the build and stage whose state ``stream._init`` holds
 
 
-def _worker() -> str:
+def _worker(answer: Any) -> tuple[str, int, int]:
+    """Who ran a task, its peak resident memory so far (KiB) and the bytes of its answer as sent back."""
+    import pickle
+    import resource
+
     from distributed import get_worker
-    return str(get_worker().address)
+    return (str(get_worker().address), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            len(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)))
 
 
 def _ready(key: str, *initargs: Any) -> None:
@@ -54,21 +59,22 @@ def _items(pidx: int, shown: str, path: str, explicit: bool, tuning: Tuning,
 
 
 def scan_task(key: str, spec: ContextSpec, pidx: int, shown: str, path: str, explicit: bool,
-              tuning: Tuning) -> tuple[str, list[str], list[list[Scanned | ScanFailed]]]:
+              tuning: Tuning) -> tuple[tuple[str, int, int], list[str], list[list[Scanned | ScanFailed]]]:
     """Pass 1 on one input file, in a worker: ``stream._scan`` of each chunk, and the notes of ignored files."""
     _ready(f"{key}:scan", spec)
     notes: list[str] = []
     answers = [stream._scan(chunk) for chunk in stream._chunks(_items(pidx, shown, path, explicit, tuning, notes),
                                                                 tuning.chunk)]
-    return _worker(), notes, answers
+    return _worker(answers), notes, answers
 
 
 def map_task(key: str, initargs: tuple, pidx: int, shown: str, path: str, explicit: bool, kept: frozenset[int],
-             size: int, tuning: Tuning) -> tuple[str, list[MappedChunk]]:
+             size: int, tuning: Tuning) -> tuple[tuple[str, int, int], list[MappedChunk]]:
     """Pass 2 on the kept records of one input file, in a worker: ``stream._map`` of each chunk of ``size``."""
     _ready(f"{key}:map", *initargs)
     chunks = stream._chunks(stream._kept(_items(pidx, shown, path, explicit, tuning, None), set(kept)), size)
-    return _worker(), [stream._map((pidx << 20 | c, chunk)) for c, chunk in enumerate(chunks)]
+    mapped = [stream._map((pidx << 20 | c, chunk)) for c, chunk in enumerate(chunks)]
+    return _worker(mapped), mapped
 
 
 def _local_inputs(inputs: list[Input]) -> list[tuple[str, str, bool]]:
@@ -88,7 +94,10 @@ class DaskEngine:
             raise UsageError("--cluster needs Dask; install it with pip install 'crossref-kg[cluster]'") from None
         self.spec, self.tuning, self.scratch, self.on_tasks = spec, tuning, scratch, on_tasks
         self.key = f"{os.getpid()}-{secrets.token_hex(4)}"
-        self.workers: Counter[str] = Counter()
+        self.workers: Counter[str] = Counter()  # tasks run per worker address
+        self.peak: dict[str, int] = {}  # peak resident KiB per worker address
+        self.moved = 0  # bytes of the tasks' answers sent back to this process
+        self.runs_bytes = 0  # bytes of the sorted runs the map tasks wrote to the scratch folder
         self.files: list[tuple[str, str, bool]] = []
         self.cluster: Any = None
         if address.startswith("local:"):
@@ -124,9 +133,11 @@ class DaskEngine:
     def _taken(self, stage: str, futures: list[Any]) -> Iterator[Any]:
         """The futures' results in order, counted per worker, progress reported, each released once taken."""
         for i, future in enumerate(futures):
-            worker, *rest = future.result()
+            (worker, peak, size), *rest = future.result()
             future.release()
             self.workers[worker] += 1
+            self.peak[worker] = max(peak, self.peak.get(worker, 0))
+            self.moved += size
             if self.on_tasks:
                 self.on_tasks(stage, i + 1, len(futures))
             yield rest
@@ -155,5 +166,6 @@ class DaskEngine:
             for answer in chunks:
                 result.sampled.extend(answer.sampled)
                 result.runs.append(answer.run)
+                self.runs_bytes += answer.run.stat().st_size
                 merge_shared(used, answer.used)
         return used
