@@ -98,3 +98,13 @@ def test_synthetic_2000(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     got, manifest = _cluster([str(tmp_path / "synth")], tmp_path / "two", monkeypatch)
     assert got == expected and manifest["lines"] == expected.count(b"\n")
     shutil.rmtree(tmp_path / "synth")
+
+
+@pytest.mark.slow
+def test_killed_worker_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = _local([str(SAMPLES)], tmp_path / "one", monkeypatch)
+    marker = tmp_path / "killed"
+    monkeypatch.setenv("KG_FAULT_ONCE", f"map-task:{marker}")  # (the worker processes inherit it)
+    got, manifest = _cluster([str(SAMPLES)], tmp_path / "two", monkeypatch)
+    assert marker.exists()  # a worker died in a map task; Dask ran the task again elsewhere
+    assert got == expected and manifest["lines"] == expected.count(b"\n")

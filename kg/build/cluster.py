@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KgError, UsageError
+from ..infra import faults
 from ..ingest.read import Ignored, Input, expand_paths, iter_file
 from ..map.context import ContextSpec
 from ..map.shared import Used, merge_shared
@@ -72,6 +73,7 @@ def map_task(key: str, initargs: tuple, pidx: int, shown: str, path: str, explic
              size: int, tuning: Tuning) -> tuple[tuple[str, int, int], list[MappedChunk]]:
     """Pass 2 on the kept records of one input file, in a worker: ``stream._map`` of each chunk of ``size``."""
     _ready(f"{key}:map", *initargs)
+    faults.dies_once("map-task")
     chunks = stream._chunks(stream._kept(_items(pidx, shown, path, explicit, tuning, None), set(kept)), size)
     mapped = [stream._map((pidx << 20 | c, chunk)) for c, chunk in enumerate(chunks)]
     return _worker(mapped), mapped
