@@ -20,6 +20,7 @@ from .build.tuning import Tuning
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .infra import faults, outputs
 from .infra.net import DEFAULT_MAX_BYTES
+from .infra.parts import POINTER, write_parts
 from .infra.text import plural
 from .infra.workers import Forked, forking_works
 from .ingest.read import display_path, spool
@@ -124,7 +125,9 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
           tools: list[Path] | None = None, topics: Path | None = None, validation: str = "auto",
           allow_invalid: bool = False, shapes: Path | None = None,
           store: Path | None = None, jobs: int | None = None,
-          on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning()) -> tuple[Built, Report | None]:
+          on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning(), cluster: str | None = None,
+          parts: Path | None = None, on_tasks: Callable[[str, int, int], None] | None = None,
+          ) -> tuple[Built, Report | None]:
     """Build the graph of ``inputs`` in a stream, validate it, and write the workspace graph and, if
     asked, an export and the on-disk store.
 
@@ -135,7 +138,12 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     ``kg.infra.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
     An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
     ``tuning``: chunk, merge and shard sizes (how the build runs, never what it writes).
+    ``cluster``: run the per-partition steps on Dask (``local:N`` or a scheduler address, see
+    ``kg.build.cluster``) and write the graph as a parts folder (``parts``, default: parts/ in the workspace;
+    ``kg.infra.parts``) that the workspace then refers to; ``on_tasks(stage, done, total)`` hears of its tasks.
     """
+    if cluster is not None and store is not None:
+        raise UsageError("--store goes without --cluster for now; build with --cluster, then load the parts")
     spec = ContextSpec(base, tuple(tools) if tools is not None else None, topics)
     spec.create()  # bad base, catalogue or overrides: fail before reading
     out_fmt = export.resolve_format(fmt, output) if output else None
@@ -143,8 +151,15 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     plan = outputs.Outputs(workspace(), workspace_graph(), output, store)
     try:
         with plan:
-            return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
-                          allow_invalid, shapes, jobs, on_progress, tuning)
+            if cluster is None:
+                return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
+                              allow_invalid, shapes, jobs, on_progress, tuning)
+            from .build.cluster import DaskEngine
+            folder = parts or workspace() / "parts"
+            options = {"base": base, "validation": validation, "cluster": cluster}
+            with DaskEngine(cluster, spec, tuning, workspace(), on_tasks) as engine:
+                return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
+                              allow_invalid, shapes, jobs, on_progress, tuning, (engine, folder, options))
     except KeyboardInterrupt:
         raise Interrupted(plan.committed) from None
 
@@ -184,13 +199,14 @@ def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, 
 def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: ContextSpec, strict: bool,
            on_problem: Callable[[str, str], None] | None, validation: str, sample: int | None, allow_invalid: bool,
            shapes: Path | None, jobs: int | None, on_progress: Callable[..., None] | None,
-           tuning: Tuning) -> tuple[Built, Report | None]:
+           tuning: Tuning, cluster: tuple | None = None) -> tuple[Built, Report | None]:
     scratch = scratch_dir(workspace())
     try:
         note, manifest = _inputs_note(plan, inputs)
         given = spool(inputs, scratch)
         result = build_stream(given, spec, scratch, jobs=jobs or default_jobs(), strict=strict, sample=sample,
-                              on_problem=on_problem, on_progress=on_progress, tuning=tuning)
+                              on_problem=on_problem, on_progress=on_progress, tuning=tuning,
+                              engine=cluster[0] if cluster else None)
         built = Built(result.report, result.works, 0, 0, workspace_graph())
         if plan.rolled_forward:
             result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
@@ -270,8 +286,25 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
                 raise KgError(f"{plan.store}: the store could not be built ({e}); nothing was replaced: the "
                               "workspace graph and the outputs are as they were") from None
             result.report.timed("store", t)
+        pointer = plan.workspace / POINTER
+        if cluster is not None:
+            engine, folder, options = cluster
+            n_parts = max(engine.size, len(engine.workers))
+            write_parts(graph_tmp, folder, n_parts, {
+                "inputs": [display_path(i) for i in inputs], "options": options, "records": result.report.records,
+                "works": result.works, "workers": dict(sorted(engine.workers.items())),
+                "worker_peak_kib": dict(sorted(engine.peak.items())),
+                "bytes_moved": {"answers": engine.moved, "runs": engine.runs_bytes}})
+            outputs.discard(plan.graph)
+            built.graph = folder
+            named = outputs.Target(str(pointer), pointer, False, False)
+            with outputs.opened(named) as fh:
+                fh.write(os.path.abspath(folder) + "\n")
+            plan.extra.append(named)
         faults.reached("commit")
         plan.commit()
+        if cluster is None and pointer.exists():
+            pointer.unlink()  # (the workspace graph is graph.nq again)
         faults.reached("committed")
         return built, report
     finally:

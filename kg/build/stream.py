@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import InputError
 from ..infra import faults
@@ -45,7 +45,7 @@ from .memory import Report
 from .tuning import Tuning
 
 # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
-SHIFT = 32
+SHIFT = 20
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
 
 # A chunk item: (sequence number, what the reader gave, the numbers of the records to keep of a LazyLine or None)
@@ -191,6 +191,16 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
 
 # ---------------------------------------------------------------- driver
 
+class Engine(Protocol):
+    """Runs the per-partition steps elsewhere (``kg.build.cluster``): ``scans`` gives pass 1's answers (``_scan``
+    of each chunk) in input order, notes of ignored files added to ``report``; ``maps`` runs pass 2 (``_map``)
+    on the kept records, adding runs and sampled lines to ``result``, and returns the shared things used."""
+
+    def scans(self, inputs: list[Input], report: Report) -> Iterator[list[Scanned | ScanFailed]]: ...
+
+    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult) -> Used: ...
+
+
 def run_records(records: int, width: int, tuning: Tuning) -> int:
     """Records per run of pass 2 (and per task): ``tuning.chunk``, or more where that many records would make
     more runs than the final merge takes at once (``width``; they would be merged twice: by the workers in
@@ -267,36 +277,44 @@ def sample_of(dois: Iterable[str], n: int) -> set[str]:
 def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, report: Report,
                problem: Callable[[str, str], None], jobs: int, tuning: Tuning,
                on_progress: Callable[..., None] | None) -> tuple[dict[str, int], list[int]]:
-    """Pass 1: normalise, dedupe, collect reference features; the sequence number of the record kept per DOI,
-    and those of the records dropped."""
-    merge = DoiMerge(report.notes)
-    kept: dict[str, int] = {}
-    dropped: list[int] = []
+    """Pass 1 in a local pool: see ``take_scanned``."""
     pool = _pool(jobs, (spec,))
     try:
-        for answers in _run(pool, _scan, _chunks(_numbered(inputs, report, tuning.stream_above), tuning.chunk), jobs):
-            faults.reached("read")
-            for a in answers:
-                if isinstance(a, ScanFailed):
-                    report.skipped += 1
-                    problem("error", a.line)
-                    continue
-                for w in a.warnings:
-                    problem("warning", w)
-                report.records += 1
-                if on_progress and report.records % 500 == 0:
-                    on_progress("read", report.records)
-                verdict = merge.offer(a.doi, a.rank, a.where)
-                if isinstance(verdict, Drop):
-                    dropped.append(a.seq)
-                    continue
-                if verdict.replaces:
-                    dropped.append(kept[a.doi])
-                kept[a.doi] = a.seq
-                resolver.add(a.rows)
+        answers = _run(pool, _scan, _chunks(_numbered(inputs, report, tuning.stream_above), tuning.chunk), jobs)
+        return take_scanned(answers, resolver, report, problem, on_progress)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def take_scanned(answers: Iterable[list[Scanned | ScanFailed]], resolver: DiskResolver, report: Report,
+                 problem: Callable[[str, str], None],
+                 on_progress: Callable[..., None] | None) -> tuple[dict[str, int], list[int]]:
+    """Pass 1's reduce, whichever engine ran the scans (answers in input order): dedupe, collect reference
+    features; the sequence number of the record kept per DOI, and those of the records dropped."""
+    merge = DoiMerge(report.notes)
+    kept: dict[str, int] = {}
+    dropped: list[int] = []
+    for chunk in answers:
+        faults.reached("read")
+        for a in chunk:
+            if isinstance(a, ScanFailed):
+                report.skipped += 1
+                problem("error", a.line)
+                continue
+            for w in a.warnings:
+                problem("warning", w)
+            report.records += 1
+            if on_progress and report.records % 500 == 0:
+                on_progress("read", report.records)
+            verdict = merge.offer(a.doi, a.rank, a.where)
+            if isinstance(verdict, Drop):
+                dropped.append(a.seq)
+                continue
+            if verdict.replaces:
+                dropped.append(kept[a.doi])
+            kept[a.doi] = a.seq
+            resolver.add(a.rows)
     report.merged = merge.merged
     return kept, dropped
 
@@ -338,10 +356,13 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
 
 def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: int = 1, strict: bool = False,
                  sample: int | None = None, on_problem: Callable[[str, str], None] | None = None,
-                 on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning()) -> StreamResult:
+                 on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning(),
+                 engine: Engine | None = None) -> StreamResult:
     """Run both passes; the caller merges ``result.lines()`` and removes ``scratch`` afterwards.
 
-    ``sample``: validate only that many records (their graph IRIs land in ``result.sample``).
+    ``sample``: validate only that many records (their graph IRIs land in ``result.sample``). ``engine``: where
+    the per-partition steps run (default: here, or in a local pool of ``jobs`` processes); the reduces between
+    them (dedupe, resolution, the shared graphs) run here whatever the engine.
     """
     report = Report()
     t = time.perf_counter()
@@ -349,7 +370,10 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     scratch.mkdir(parents=True, exist_ok=True)
     problem = report.recorder(strict, on_problem)
     resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter, ctx.catalogue)
-    best, dropped = _scan_pass(inputs, spec, resolver, report, problem, jobs, tuning, on_progress)
+    if engine is None:
+        best, dropped = _scan_pass(inputs, spec, resolver, report, problem, jobs, tuning, on_progress)
+    else:
+        best, dropped = take_scanned(engine.scans(inputs, report), resolver, report, problem, on_progress)
     report.notes.sort()
     for line in unused_overrides(ctx.topic_lines, set(best)):
         problem("warning", line)
@@ -377,7 +401,12 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
         chosen = frozenset(ctx.minter.graph(d) for d in sample_of(best, sample))
         result.sample = set(chosen)
     del best
-    used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress)
+    if engine is None:
+        used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress)
+    else:
+        used = engine.maps(kept, chosen, result)
+    # (the precomputed facts of the stored queries, when a step makes them, are a reduce of ``used`` and the
+    # runs here: the one place both engines pass)
     knowledge.extend(shared_lines(ctx, used, True))
     knowledge.spill()
     result.runs.extend(knowledge.runs)

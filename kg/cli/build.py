@@ -34,12 +34,19 @@ from .progress import Progress
 @click.option("--strict", is_flag=True, help="Stop at the first problem (exit 2) instead of skipping.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the available cores); the output does not depend on it.")
+@click.option("--cluster", help="Run the build on Dask: local:N (a local cluster of N worker processes) or a "
+              "scheduler address (tcp://host:8786); writes the graph as a parts folder. Needs crossref-kg[cluster].")
+@click.option("--parts", type=click.Path(path_type=Path),
+              help="With --cluster: the parts folder to write (default: parts/ in the workspace).")
+@click.option("--progress", "show_progress", is_flag=True,
+              help="Show progress on stderr even when it is not a terminal.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
 @click.option("--timings", is_flag=True, help="Also print the wall seconds of each stage (read, resolve, map, "
               "merge, validate, export, store).")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, jobs: int | None, quiet: bool, timings: bool) -> None:
+          strict: bool, jobs: int | None, cluster: str | None, parts: Path | None, show_progress: bool, quiet: bool,
+          timings: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
     default: seeds/).
 
@@ -56,12 +63,16 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     """
     started = time.perf_counter()
     given = list(inputs) or [str(api.seeds_dir())]
-    with Progress(enabled=not quiet and sys.stderr.isatty()) as progress:
+    if parts is not None and cluster is None:
+        raise Fail("--parts goes with --cluster; add --cluster local:N or a scheduler address", 2)
+    shown = not quiet and (show_progress or sys.stderr.isatty())
+    with Progress(enabled=shown) as progress:
         try:
             result, vreport = api.build(given, output, fmt, base, strict=strict,
                                         on_problem=None if strict else _problems(progress, quiet), tools=list(tools),
                                         topics=topics, validation=validation, allow_invalid=allow_invalid,
-                                        shapes=shapes, store=store, jobs=jobs, on_progress=progress.records)
+                                        shapes=shapes, store=store, jobs=jobs, on_progress=progress.records,
+                                        cluster=cluster, parts=parts, on_tasks=_tasks(progress) if shown else None)
         except KeyboardInterrupt:
             raise Fail("interrupted; the workspace graph and the outputs are as they were; run the build again",
                        130) from None
@@ -83,4 +94,12 @@ def _problems(progress: Progress, quiet: bool) -> Callable[[str, str], None]:
         progress.clear()
         if level == "error" or not quiet:
             click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
+    return show
+
+
+def _tasks(progress: Progress) -> Callable[[str, int, int], None]:
+    """``read: 3/8 tasks`` on its own line of stderr as the tasks of a cluster build's stage finish."""
+    def show(stage: str, done: int, total: int) -> None:
+        progress.clear()
+        click.echo(f"{stage}: {done}/{total} tasks", err=True)
     return show

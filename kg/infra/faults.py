@@ -39,3 +39,23 @@ def fills(stage: str) -> bool:
         return False
     os.environ.pop(ENV, None)
     return True
+
+
+ONCE_ENV = "KG_FAULT_ONCE"
+
+
+def dies_once(stage: str) -> None:
+    """``KG_FAULT_ONCE=STAGE:FILE``: the first process (of all that share FILE's folder) to reach STAGE creates
+    FILE and dies at once (SIGKILL), as a cluster worker killed mid-task does; the others, and the retries, go on."""
+    spec = os.environ.get(ONCE_ENV)
+    if not spec or ":" not in spec:
+        return
+    want, marker = spec.split(":", 1)
+    if want != stage:
+        return
+    try:
+        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)

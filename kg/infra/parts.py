@@ -25,6 +25,7 @@ from ..errors import InputError
 MANIFEST = "manifest.json"
 FORMAT = "crossref-kg parts"
 VERSION = 1
+COMPRESS = 6  # gzip level of the parts: level 9 costs about twice the time for a few per cent
 
 
 def part_name(i: int) -> str:
@@ -81,3 +82,65 @@ def lines(folder: Path | str) -> Iterator[str]:
     for path in part_paths(folder):
         with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
             yield from fh
+
+
+POINTER = "graph.parts"  # in a workspace: a text file naming the parts folder its graph is
+
+
+def workspace_graph(workspace: Path | str) -> Path:
+    """The graph a workspace refers to: the parts folder its ``graph.parts`` names (a path relative to the
+    workspace, or absolute), else its ``graph.nq``."""
+    ws = Path(workspace)
+    try:
+        named = (ws / POINTER).read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return ws / "graph.nq"
+    return ws / named if named else ws / "graph.nq"
+
+
+def write_parts(graph: Path, folder: Path, n: int, info: dict[str, Any]) -> dict[str, Any]:
+    """Split the canonical file ``graph`` into ``n`` parts (range partitions by line, as equal as the lines
+    allow) in a temporary folder beside ``folder``, put it in ``folder``'s place and write the manifest last;
+    the manifest (``info`` added: inputs, options, workers). A failure leaves no folder with a manifest."""
+    from ..rdf.nquads import count_triples
+    from .outputs import _tag, atomic_writer, remove_dead
+    parent = folder.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    remove_dead(parent, f".{folder.name}.")
+    with open(graph, "rb") as fh:
+        total = sum(1 for _ in fh)
+    per = max(1, -(-total // max(1, n)))
+    tmp = parent / f".{folder.name}.building-{_tag()}"
+    tmp.mkdir()
+    parts: list[dict[str, Any]] = []
+    last: bytes | None = None
+    triples = 0
+    try:
+        with open(graph, "rb") as src:
+            for i in range(max(1, n)):
+                with gzip.GzipFile(tmp / part_name(i), "wb", compresslevel=COMPRESS, mtime=0) as out:
+                    lines = []
+                    for _ in range(per):
+                        line = src.readline()
+                        if not line:
+                            break
+                        lines.append(line)
+                    out.writelines(lines)
+                count, last = count_triples((x.rstrip(b"\n") for x in lines), last)
+                triples += count
+                parts.append({"name": part_name(i), "lines": len(lines), "triples": count})
+        manifest = {"format": FORMAT, "version": VERSION, "parts": parts, "lines": total, "triples": triples, **info}
+        old = parent / f".{folder.name}.old-{_tag()}"
+        if folder.exists():
+            folder.rename(old)
+        tmp.rename(folder)
+        with atomic_writer(folder / MANIFEST) as fh:
+            fh.write(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    except BaseException:
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if old.exists():
+        import shutil
+        shutil.rmtree(old, ignore_errors=True)
+    return manifest

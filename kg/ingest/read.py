@@ -86,6 +86,13 @@ def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
     and given as (name, copy); standard input is shown as 'stdin'."""
     out: list[Input] = []
     for n, given in enumerate(inputs):
+        if given.startswith("file://"):
+            from urllib.parse import unquote, urlparse
+            out.append(unquote(urlparse(given).path))
+            continue
+        if _URL.match(given):
+            out.extend(_fetch_url(given, scratch / f"input-{n:04d}"))
+            continue
         if not needs_spool(given):
             out.append(given)
             continue
@@ -107,6 +114,34 @@ def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
                              "check the path and its permissions") from None
         out.append((shown, copy))
     return out
+
+
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def _fetch_url(url: str, into: Path) -> list[Input]:
+    """The files of an fsspec URL (a file, or a folder walked in sorted order), copied into ``into`` and shown as
+    their URLs (fsspec: pip install 'crossref-kg[cluster]')."""
+    try:
+        import fsspec  # type: ignore[import-untyped]
+    except ImportError:
+        raise InputError(url, "is a URL and reading URLs needs fsspec",
+                         "install it with pip install 'crossref-kg[cluster]'") from None
+    try:
+        fs, root = fsspec.core.url_to_fs(url)
+        names = sorted(fs.find(root)) if fs.isdir(root) else [root]
+        out: list[Input] = []
+        into.mkdir(parents=True, exist_ok=True)
+        for i, name in enumerate(names):
+            if os.path.basename(name).startswith("."):
+                continue
+            copy = into / f"{i:06d}-{os.path.basename(name)}"
+            fs.get_file(name, str(copy))
+            shown = url if name == root else fs.unstrip_protocol(name)
+            out.append((shown, copy))
+        return out
+    except (OSError, ValueError) as e:
+        raise InputError(url, f"cannot be read ({e})", "check the URL and that this machine can reach it") from None
 
 
 def _position(text: bytes | bytearray, pos: int) -> tuple[int, int]:
