@@ -79,8 +79,7 @@ class StreamResult:
     def sample_lines(self) -> list[str]:
         """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
         the knowledge-graph lines about the IRIs the sampled records use and the facts about those and their
-        subjects. Call it before merging the runs
-        (a merge in rounds removes the runs it merges)."""
+        subjects. Call it before merging the runs (a merge in rounds removes the runs it merges)."""
         fgraph, kgraph, tgraph, sgraph = sorted(self.shared_graphs)
         used = {o for _s, _p, o, _g in map(split_quad, self.sampled) if o.startswith("<")}
         about = used.union(s for s, _p, _o, _g in map(split_quad, self.sampled))  # (facts are on references too)
