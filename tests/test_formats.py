@@ -70,7 +70,7 @@ def test_round_trip_rdflib_and_oxigraph(corpus: list[str], fmt: str) -> None:
         for s, p, o, _g in ds.quads((None, None, None, None)):
             got.add((s, p, o))
         graphs = {str(g) for *_spo, g in ds.quads((None, None, None, None))}
-        shared = {f"https://w3id.org/crossref-kg/graph/{n}" for n in ("knowledge", "tools", "topics")}
+        shared = {f"https://w3id.org/crossref-kg/graph/{n}" for n in ("facts", "knowledge", "tools", "topics")}
         assert len(graphs - shared) == 41 and shared <= graphs  # one named graph per record, plus shared ones
     else:
         got = Graph()

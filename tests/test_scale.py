@@ -36,7 +36,7 @@ from kg.rdf.terms import lit
 from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
 SYNTH = ROOT / "bench" / "synth.py"
-SHARED_GRAPHS = {f"<{DEFAULT_BASE}graph/{g}>" for g in ("knowledge", "tools", "topics")}
+SHARED_GRAPHS = {f"<{DEFAULT_BASE}graph/{g}>" for g in ("facts", "knowledge", "tools", "topics")}
 
 
 def synth(n: int, out: Path) -> Path:
@@ -167,21 +167,27 @@ def test_the_sample_to_validate_is_gathered_by_the_workers_as_the_merged_graph_w
         corpus: list[str], tmp_path: Path) -> None:
     """The sampled records' graphs come from the workers that map them, the shared graphs from the knowledge
     runs: the same lines as filtering the merged graph (the sampled graphs, the tools and topics graphs, the
-    knowledge-graph lines about the IRIs the sampled records use)."""
+    knowledge-graph lines about the IRIs the sampled records use, the facts about those and their subjects)."""
     result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=2, sample=15)
     gathered = result.sample_lines()
-    kgraph, tgraph, sgraph = sorted(SHARED_GRAPHS)
-    kept, knowledge, used = [], [], set()
+    fgraph, kgraph, tgraph, sgraph = sorted(SHARED_GRAPHS)
+    kept, knowledge, facts, used, subjects = [], [], [], set(), set()
     for line in result.lines():
         body, graph, _end = line.rsplit(" ", 2)
-        o = body.split(" ", 2)[2]
+        s, o = body.split(" ", 1)[0], body.split(" ", 2)[2]
         if graph == kgraph:
             knowledge.append(line)
+        elif graph == fgraph:
+            facts.append(line)
         elif graph in result.sample or graph in (tgraph, sgraph):
             kept.append(line)
-            if graph in result.sample and o.startswith("<"):
-                used.add(o)
-    expected = sorted(kept + [line for line in knowledge if line.split(" ", 1)[0] in used])
+            if graph in result.sample:
+                subjects.add(s)
+                if o.startswith("<"):
+                    used.add(o)
+    expected = sorted(kept + [line for line in knowledge if line.split(" ", 1)[0] in used]
+                      + [line for line in facts if line.split(" ", 1)[0] in used | subjects])
+    assert any(line in gathered for line in facts)
     assert len(result.sample) == 15 and len(expected) > 1000
     assert gathered == expected
 

@@ -129,7 +129,7 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
     from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
     ctx = Context.create()
-    shared = {ctx.minter.node("graph", n) for n in ("knowledge", "tools", "topics")}
+    shared = {ctx.minter.node("graph", n) for n in ("facts", "knowledge", "tools", "topics")}
     shapes = load_shapes()
     for inputs in ([str(SEEDS)], [str(p) for p in sorted(SAMPLES.rglob("*.json"))]):
         lines = build_graph(inputs, ctx).lines
@@ -152,7 +152,7 @@ def test_sharded_validation_equals_the_whole_graph_under_another_base(run, tmp_p
                "--validate", "none").exit_code == 0
     from kg.validate.shards import shared_graphs_of
     lines = (tmp_path / "ws" / "graph.nq").read_text(encoding="utf-8").splitlines()
-    shared = {f"<https://example.org/kg/graph/{name}>" for name in ("knowledge", "tools", "topics")}
+    shared = {f"<https://example.org/kg/graph/{name}>" for name in ("facts", "knowledge", "tools", "topics")}
     assert shared_graphs_of({line.rsplit(" ", 2)[-2] for line in lines}) == shared  # (not the default base's)
     whole = run("validate", "-f", "json", "--severity", "info")
     monkeypatch.setenv("KG_SHACL_ENGINE", "fast")  # (the shards: the default engine; the whole graph: both)

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import KgError, UsageError
 from ..infra import faults
+from ..infra.extsort import Sorter
 from ..ingest.read import Ignored, Input, expand_paths, iter_file
 from ..map.context import ContextSpec
 from ..map.shared import Used, merge_shared
@@ -153,7 +154,7 @@ class DaskEngine:
             report.notes.extend(notes)
             yield from answers
 
-    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult) -> Used:
+    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult, fact_rows: Sorter) -> Used:
         per_file: dict[int, set[int]] = {}
         for seq in kept:
             per_file.setdefault(seq >> (SHIFT + ITEM_BITS), set()).add(seq)
@@ -168,6 +169,7 @@ class DaskEngine:
             for answer in chunks:
                 result.sampled.extend(answer.sampled)
                 result.runs.append(answer.run)
+                fact_rows.extend(answer.fact_rows)
                 self.runs_bytes += answer.run.stat().st_size
                 merge_shared(used, answer.used)
         return used

@@ -23,6 +23,7 @@ from ..refs.named import decide, work_mentions
 from ..refs.resolve import Resolution, resolve_works
 from ..refs.topics import unused_overrides
 from .dedupe import DoiMerge, Keep, rank
+from .facts import facts_of
 
 
 @dataclass
@@ -110,6 +111,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     iris = {ctx.minter.doi(d) for d in works}
     lines.update(quads(cited_triples(cited, iris), kgraph))
     lines.update(shared_lines(ctx, used, bool(works)))
+    lines.update(facts_of(lines, ctx.minter.shared_graph("facts")))
     report.notes.sort()
     return BuildResult(sorted(lines), report, works)
 

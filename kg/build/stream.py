@@ -40,6 +40,7 @@ from ..refs.parse import ParsedRef
 from ..refs.resolve import features, record_entry
 from ..refs.resolve_disk import DiskResolver, Lookup
 from ..refs.topics import unused_overrides
+from . import facts
 from .dedupe import DoiMerge, Drop, Rank, rank
 from .memory import Report
 from .tuning import Tuning
@@ -77,16 +78,18 @@ class StreamResult:
 
     def sample_lines(self) -> list[str]:
         """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
-        and the knowledge-graph lines about the IRIs the sampled records use. Call it before merging the runs
-        (a merge in rounds removes the runs it merges)."""
-        kgraph, tgraph, sgraph = sorted(self.shared_graphs)
+        the knowledge-graph lines about the IRIs the sampled records use and the facts about those and their
+        subjects. Call it before merging the runs (a merge in rounds removes the runs it merges)."""
+        fgraph, kgraph, tgraph, sgraph = sorted(self.shared_graphs)
         used = {o for _s, _p, o, _g in map(split_quad, self.sampled) if o.startswith("<")}
+        about = used.union(s for s, _p, _o, _g in map(split_quad, self.sampled))  # (facts are on references too)
         extra: set[str] = set()
         for run in self.knowledge_runs:
             with open(run, encoding="utf-8", newline="\n") as fh:
                 for line in fh:
                     s, _p, _o, graph = split_quad(line)
-                    if graph == tgraph or graph == sgraph or (graph == kgraph and s in used):
+                    if graph == tgraph or graph == sgraph or (graph == kgraph and s in used) or \
+                            (graph == fgraph and s in about):
                         extra.add(line)
         return sorted(extra.union(self.sampled))
 
@@ -120,6 +123,7 @@ class MappedChunk:
     records: int
     used: Used
     sampled: list[str]
+    fact_rows: list[str]
 
 
 _CTX: Context | None = None
@@ -186,7 +190,7 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
         if graph in _SAMPLE:
             sampled.extend(set(lines[start:]))
     run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
-    return MappedChunk(run, mapped, used, sampled)
+    return MappedChunk(run, mapped, used, sampled, list(facts.rows(lines)))
 
 
 # ---------------------------------------------------------------- driver
@@ -194,11 +198,12 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
 class Engine(Protocol):
     """Runs the per-partition steps elsewhere (``kg.build.cluster``): ``scans`` gives pass 1's answers (``_scan``
     of each chunk) in input order, notes of ignored files added to ``report``; ``maps`` runs pass 2 (``_map``)
-    on the kept records, adding runs and sampled lines to ``result``, and returns the shared things used."""
+    on the kept records, adding runs and sampled lines to ``result`` and the rows of the precomputed facts to
+    ``fact_rows``, and returns the shared things used."""
 
     def scans(self, inputs: list[Input], report: Report) -> Iterator[list[Scanned | ScanFailed]]: ...
 
-    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult) -> Used: ...
+    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult, fact_rows: Sorter) -> Used: ...
 
 
 def run_records(records: int, width: int, tuning: Tuning) -> int:
@@ -320,9 +325,9 @@ def take_scanned(answers: Iterable[list[Scanned | ScanFailed]], resolver: DiskRe
 
 
 def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: frozenset[str], result: StreamResult,
-              jobs: int, tuning: Tuning, on_progress: Callable[..., None] | None) -> Used:
-    """Pass 2: map the kept records into ``result.runs`` (merged in groups by the workers when there are many);
-    the shared things they cite."""
+              jobs: int, tuning: Tuning, on_progress: Callable[..., None] | None, fact_rows: Sorter) -> Used:
+    """Pass 2: map the kept records into ``result.runs`` (merged in groups by the workers when there are many),
+    their rows of the precomputed facts into ``fact_rows``; the shared things they cite."""
     runs, scratch = result.runs, result.scratch
     used: Used = {}
     done = 0
@@ -334,6 +339,7 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
                                   run_records(len(kept), width, tuning)))
         for answer in _run(pool, _map, tasks, jobs):
             result.sampled.extend(answer.sampled)
+            fact_rows.extend(answer.fact_rows)
             runs.append(answer.run)
             faults.reached("map")
             if pool is not None and len(runs) >= tuning.group and \
@@ -389,8 +395,14 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     knowledge = Sorter(scratch, "knowledge")
     kgraph = ctx.minter.shared_graph("knowledge")
     iris = {ctx.minter.doi(d) for d in best}
-    result.resolve_parts = resolver.resolve(lambda info: knowledge.extend(quads(cited_triples([info], iris), kgraph)),
-                                            jobs, tuning.parallel_above)
+    fact_rows = Sorter(scratch, "fact-rows")
+
+    def cited(info: Any) -> None:
+        lines = list(quads(cited_triples([info], iris), kgraph))
+        knowledge.extend(lines)
+        fact_rows.extend(facts.rows(lines))
+
+    result.resolve_parts = resolver.resolve(cited, jobs, tuning.parallel_above)
     resolver.close()
     t = report.timed("resolve", t)
     if on_progress:
@@ -402,12 +414,13 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
         result.sample = set(chosen)
     del best
     if engine is None:
-        used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress)
+        used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress, fact_rows)
     else:
-        used = engine.maps(kept, chosen, result)
-    # (the precomputed facts of the stored queries, when a step makes them, are a reduce of ``used`` and the
-    # runs here: the one place both engines pass)
+        used = engine.maps(kept, chosen, result, fact_rows)
+    # (the precomputed facts of the stored queries are a reduce of the rows both engines gathered)
     knowledge.extend(shared_lines(ctx, used, True))
+    knowledge.extend(facts.fact_lines(fact_rows.sorted(), ctx.minter.shared_graph("facts"),
+                                      lambda name: Sorter(scratch, name)))
     knowledge.spill()
     result.runs.extend(knowledge.runs)
     result.knowledge_runs = list(knowledge.runs)

@@ -213,6 +213,11 @@ class Sorter:
         for line in lines:
             self.add(line)
 
+    def sorted(self) -> Iterator[str]:
+        """Every line added, sorted and unique (spilling what is left, then merging the runs)."""
+        self.spill()
+        return merge_runs(self.runs, self.scratch)
+
     def spill(self) -> None:
         if self.buffer:
             self.runs.append(write_run(self.buffer, self.scratch / f"{self.name}-{len(self.runs)}.nq"))

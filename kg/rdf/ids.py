@@ -16,7 +16,7 @@ from .terms import encode_segment, is_valid_iri
 
 DEFAULT_BASE = "https://w3id.org/crossref-kg/"
 DOI_RESOLVER = "https://doi.org/"
-SHARED_GRAPHS = ("knowledge", "tools", "topics")  # the graphs of what many records share: {base}graph/{name}
+SHARED_GRAPHS = ("facts", "knowledge", "tools", "topics")  # graphs of what many records share: {base}graph/{name}
 _WORK = "<" + DOI_RESOLVER
 _WS = re.compile(r"\s+")
 
@@ -71,7 +71,7 @@ class Minter:
         return self.node("graph", doi.lower())
 
     def shared_graph(self, name: str) -> str:
-        """One of the ``SHARED_GRAPHS`` (``knowledge``, ``tools``, ``topics``)."""
+        """One of the ``SHARED_GRAPHS`` (``facts``, ``knowledge``, ``tools``, ``topics``)."""
         return self.node("graph", name)
 
     def shared_graphs(self) -> set[str]:

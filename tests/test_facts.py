@@ -1,0 +1,109 @@
+"""The precomputed facts (graph/facts) are exactly what plain SPARQL over the base graph gives (issue 27).
+
+Two checks, on the seeds and (behind --runslow) on 1,000 synthetic records (bench/synth.py):
+- every fact line the build writes equals the answer of the plain SPARQL pattern it stands for, run on the
+  graph without the facts graph;
+- every stored query that reads the facts gives byte-identical ``kg query -f csv`` output on the store (facts
+  and all) to its plain text before the facts (tests/data/queries-before/) on the base graph alone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+from kg.build.facts import InMemory, fact_lines, rows
+from kg.cli import main
+from kg.rdf.ids import DEFAULT_BASE
+from kg.rdf.nquads import quad
+
+FACTS = f"<{DEFAULT_BASE}graph/facts>"
+BEFORE = ROOT / "tests" / "data" / "queries-before"
+PREFIXES = """PREFIX kg: <https://w3id.org/crossref-kg/ontology#>
+PREFIX frbr: <http://purl.org/vocab/frbr/core#>
+PREFIX biro: <http://purl.org/spar/biro/>
+"""
+#: Each fact's predicate and the plain SPARQL over the base graph that gives its (subject, object) pairs.
+PLAIN = {
+    "citingInputWorks": """SELECT ?s (COUNT(DISTINCT ?w) AS ?o)
+        WHERE { ?w kg:crossrefType ?t ; frbr:part ?r . ?r biro:references ?s } GROUP BY ?s""",
+    "citesInputWork": """SELECT DISTINCT ?s ?o
+        WHERE { ?w kg:crossrefType ?t ; frbr:part ?s . ?s biro:references ?o . ?o kg:crossrefType ?t2 }""",
+    "citesEarlierVersionOf": """SELECT DISTINCT ?s ?o
+        WHERE { ?w kg:crossrefType ?t ; frbr:part ?s . ?s biro:references ?x . ?x kg:preprintOf ?o .
+                ?o kg:crossrefType ?t2 }""",
+}
+FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
+                      if any(f"kg:{name}" in p.read_text() for name in PLAIN))
+
+
+def _build(tmp: Path, inputs: list[str]) -> tuple[Path, Path, list[str]]:
+    """A workspace and a store of ``inputs``, and the lines of the graph."""
+    home, store = tmp / "ws", tmp / "store"
+    r = CliRunner().invoke(main, ["build", *inputs, "-q", "--validate", "none", "--store", str(store)],
+                           env={"KG_HOME": str(home)}, prog_name="kg")
+    assert r.exit_code == 0, r.output
+    return home, store, (home / "graph.nq").read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def _check_facts(lines: list[str], kinds: set[str]) -> None:
+    base = [line for line in lines if not line.endswith(f" {FACTS} .\n")]
+    facts = [line for line in lines if line.endswith(f" {FACTS} .\n")]
+    db = ox.Store()
+    db.load("".join(base).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+    expected = set()
+    for name, text in PLAIN.items():
+        answer = db.query(PREFIXES + text, use_default_graph_as_union=True)
+        assert isinstance(answer, ox.QuerySolutions)
+        pred = f"<https://w3id.org/crossref-kg/ontology#{name}>"
+        expected.update(quad(str(row["s"]), pred, str(row["o"]), FACTS) for row in answer)
+    assert sorted(expected) == facts
+    # the kinds of fact that occur (else the comparison proves little)
+    assert {name for name in PLAIN if any(f"#{name}> " in line for line in facts)} == kinds
+    # the entry point alone, on the base lines, gives the same (what a partitioned build calls as its reduce)
+    assert list(fact_lines(sorted(set(rows(base))), FACTS, InMemory)) == facts
+
+
+def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str]) -> None:
+    base = tmp / "base.nq"
+    base.write_text("".join(line for line in lines if not line.endswith(f" {FACTS} .\n")), encoding="utf-8")
+    runner = CliRunner()
+    assert FACT_QUERIES, "no stored query reads the facts"
+    for name in FACT_QUERIES:
+        new = runner.invoke(main, ["query", name, "--store", str(store), "-f", "csv"],
+                            env={"KG_HOME": str(home)}, prog_name="kg")
+        old = runner.invoke(main, ["query", str(BEFORE / f"{name}.rq"), "--graph", str(base), "--engine",
+                                   "oxigraph", "-f", "csv"], env={"KG_HOME": str(home)}, prog_name="kg")
+        assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
+        assert new.stdout == old.stdout, f"{name}: the precomputed path differs from plain SPARQL"
+        assert new.stdout.count("\n") > 1, f"{name}: no rows to compare"
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, list[str]]:
+    tmp = tmp_path_factory.mktemp("facts-seeds")
+    return (tmp, *_build(tmp, [str(ROOT / "seeds")]))
+
+
+def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> None:
+    _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf"})  # (no seed cites another)
+
+
+def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
+    assert FACT_QUERIES == ["bibliographic-coupling", "cocited", "internal-citations", "self-citations"]
+    _check_queries(*seeds)
+
+
+@pytest.mark.slow
+def test_facts_and_queries_on_them_equal_plain_sparql_on_1k_synthetic_records(tmp_path: Path) -> None:
+    data = tmp_path / "synth1k.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "1000", str(data)], check=True)
+    home, store, lines = _build(tmp_path, [str(data)])
+    _check_facts(lines, set(PLAIN))
+    _check_queries(tmp_path, home, store, lines)
