@@ -15,10 +15,11 @@ The contract every writer and reader keeps:
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..errors import InputError
 
@@ -98,6 +99,15 @@ def workspace_graph(workspace: Path | str) -> Path:
     return ws / named if named else ws / "graph.nq"
 
 
+def _copied(src: IO[bytes], n: int, out: IO[bytes] | gzip.GzipFile, written: list[int]) -> Iterator[bytes]:
+    """The next ``n`` lines of ``src``, each written to ``out`` as it passes (so no part is held in memory) and
+    counted in ``written[0]``; yielded without their line break."""
+    for line in itertools.islice(src, n):
+        out.write(line)
+        written[0] += 1
+        yield line.rstrip(b"\n")
+
+
 def write_parts(graph: Path, folder: Path, n: int, info: dict[str, Any]) -> dict[str, Any]:
     """Split the canonical file ``graph`` into ``n`` parts (range partitions by line, as equal as the lines
     allow) in a temporary folder beside ``folder``, put it in ``folder``'s place and write the manifest last;
@@ -119,16 +129,10 @@ def write_parts(graph: Path, folder: Path, n: int, info: dict[str, Any]) -> dict
         with open(graph, "rb") as src:
             for i in range(max(1, n)):
                 with gzip.GzipFile(tmp / part_name(i), "wb", compresslevel=COMPRESS, mtime=0) as out:
-                    lines = []
-                    for _ in range(per):
-                        line = src.readline()
-                        if not line:
-                            break
-                        lines.append(line)
-                    out.writelines(lines)
-                count, last = count_triples((x.rstrip(b"\n") for x in lines), last)
+                    written = [0]
+                    count, last = count_triples(_copied(src, per, out, written), last)
                 triples += count
-                parts.append({"name": part_name(i), "lines": len(lines), "triples": count})
+                parts.append({"name": part_name(i), "lines": written[0], "triples": count})
         manifest = {"format": FORMAT, "version": VERSION, "parts": parts, "lines": total, "triples": triples, **info}
         old = parent / f".{folder.name}.old-{_tag()}"
         if folder.exists():
