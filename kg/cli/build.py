@@ -11,7 +11,7 @@ import click
 
 from .. import api
 from .common import FORMAT_CHOICE, Command, Fail
-from .progress import Progress
+from .progress import Progress, wanted
 
 
 @click.command(cls=Command)
@@ -35,11 +35,13 @@ from .progress import Progress
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the available cores); the output does not depend on it.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
+@click.option("--progress/--no-progress", "progress_flag", default=None,
+              help="Show each stage's progress on standard error (default: only when it is a terminal).")
 @click.option("--timings", is_flag=True, help="Also print the wall seconds of each stage (read, resolve, map, "
               "merge, validate, export, store).")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, jobs: int | None, quiet: bool, timings: bool) -> None:
+          strict: bool, jobs: int | None, quiet: bool, progress_flag: bool | None, timings: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
     default: seeds/).
 
@@ -56,7 +58,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     """
     started = time.perf_counter()
     given = list(inputs) or [str(api.seeds_dir())]
-    with Progress(enabled=not quiet and sys.stderr.isatty()) as progress:
+    with Progress(wanted(progress_flag, quiet)) as progress:
         try:
             result, vreport = api.build(given, output, fmt, base, strict=strict,
                                         on_problem=None if strict else _problems(progress, quiet), tools=list(tools),
@@ -80,7 +82,6 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
 def _problems(progress: Progress, quiet: bool) -> Callable[[str, str], None]:
     """Show a skipped record (always) or a warning (unless ``quiet``) on its own line, above the progress."""
     def show(level: str, line: str) -> None:
-        progress.clear()
         if level == "error" or not quiet:
-            click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
+            progress.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}")
     return show
