@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 import orjson
 
@@ -141,6 +142,8 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     ``cluster``: run the per-partition steps on Dask (``local:N`` or a scheduler address, see
     ``kg.build.cluster``) and write the graph as a parts folder (``parts``, default: parts/ in the workspace;
     ``kg.infra.parts``) that the workspace then refers to; ``on_tasks(stage, done, total)`` hears of its tasks.
+    ``on_progress(stage, done, total=None, unit="records")`` is told how each stage goes: read, resolved, map
+    (records), merge (lines written), validate (shards done of shards), export (triples), store (lines).
     """
     if cluster is not None and store is not None:
         raise UsageError("--store goes without --cluster for now; build with --cluster, then load the parts")
@@ -196,6 +199,31 @@ def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, 
             "of the inputs given", mine + b"\n")
 
 
+def _merge(result: Any, fh: IO[bytes], built: Built, every_line: list[str] | None,
+           on_progress: Callable[..., None] | None, early: Any) -> tuple[object, ...] | None:
+    """Write the merged graph's blocks to ``fh``, counting lines and triples into ``built`` (and gathering the
+    lines into ``every_line`` when every line is validated); returns the last report of the early validation."""
+    validated: tuple[object, ...] | None = None
+    last_triple = None
+    for block in result.blocks():
+        fh.write(block)
+        if not built.quads:
+            faults.reached("merge")
+        lines = block.split(b"\n")
+        lines.pop()  # (empty: the block ends with a line break)
+        built.quads += len(lines)
+        n, last_triple = count_triples(lines, last_triple)
+        built.triples += n
+        if every_line is not None:
+            every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
+        if on_progress:
+            on_progress("merge", built.quads, None, "lines")
+            if early is not None:
+                latest = early.poll()  # (read as they come, so that the child never waits on the pipe)
+                validated = latest[-1] if latest else validated
+    return validated
+
+
 def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: ContextSpec, strict: bool,
            on_problem: Callable[[str, str], None] | None, validation: str, sample: int | None, allow_invalid: bool,
            shapes: Path | None, jobs: int | None, on_progress: Callable[..., None] | None,
@@ -233,35 +261,25 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
                 sample_lines = None
                 result.sampled.clear()
                 early = stack.enter_context(Forked(validate_file, sample_file, result.shared_graphs, shapes, n_jobs,
-                                                    tuning))
+                                                    tuning, reports=on_progress is not None))
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
-                last_triple = None
-                for block in result.blocks():
-                    fh.write(block)
-                    if not built.quads:
-                        faults.reached("merge")
-                    lines = block.split(b"\n")
-                    lines.pop()  # (empty: the block ends with a line break)
-                    built.quads += len(lines)
-                    n, last_triple = count_triples(lines, last_triple)
-                    built.triples += n
-                    if whole:
-                        every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
+                validated = _merge(result, fh, built, every_line if whole else None, on_progress, early)
             faults.reached("graph")
             inputs_file = outputs.Target(str(plan.workspace / INPUTS_FILE), plan.workspace / INPUTS_FILE, False, False)
             with outputs.opened(inputs_file, binary=True) as fh:
                 fh.write(manifest)
             plan.extra.append(inputs_file)
-            if on_progress:
-                on_progress("written", result.works)
             t = result.report.timed("merge", t)
             if validation != "none":
                 if early is not None:
-                    report = early.result()  # (the wait for it, past the merge, is the validate stage)
+                    if on_progress and validated is not None:
+                        on_progress(*validated)
+                    report = early.result(on_progress)  # (the wait for it, past the merge, is the validate stage)
                 else:
                     to_check = every_line if whole else sample_lines
                     assert to_check is not None  # not handed to a worker: the sample is kept, or every line
-                    report = validate_collected(to_check, result.shared_graphs, shapes, n_jobs, tuning)
+                    report = validate_collected(to_check, result.shared_graphs, shapes, n_jobs, tuning,
+                                                on_progress)
                 t = result.report.timed("validate", t)
                 faults.reached("validate")
                 if report.count("Violation") and not allow_invalid:
@@ -272,11 +290,15 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         graph_tmp = plan.graph.tmp
         assert graph_tmp is not None
         if plan.output is not None and out_fmt:
+            if on_progress:
+                on_progress("export", built.triples, None, "triples")
             with plan.writing(plan.output) as fh:
                 export.WRITERS[out_fmt](canonical_lines(graph_tmp), fh)
             faults.reached("export")
             t = result.report.timed("export", t)
         if plan.store is not None and plan.store_building is not None:
+            if on_progress:
+                on_progress("store", built.quads, None, "lines")
             try:
                 build_disk_store(plan.store_building, graph_tmp, scratch)
                 faults.reached("store")
@@ -312,8 +334,9 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
 
 
 def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,
-                    engine: str | None = None) -> "Report":
-    """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel."""
+                    engine: str | None = None, on_progress: Callable[..., None] | None = None) -> "Report":
+    """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel.
+    ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
     sources = graphs or [workspace_graph()]
     lines: set[str] = set()
     prefixes: dict[str, str] = {}
@@ -326,7 +349,7 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
             raise no_triples(src)
         lines.update(got)
     from . import validate as validation
-    return validation.validate_graphs(sorted(lines), shapes, jobs, engine, prefixes)
+    return validation.validate_graphs(sorted(lines), shapes, jobs, engine, prefixes, on_progress)
 
 
 def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:

@@ -334,6 +334,8 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
     pool = _pool(jobs, (spec, scratch / "resolve.sqlite", scratch, chosen))
     merging: list[Future] = []
     width = fan_in(tuning.fan_in)
+    if on_progress:
+        on_progress("map", 0, len(kept))
     try:
         tasks = enumerate(_chunks(_kept(_numbered(inputs, None, tuning.stream_above), kept),
                                   run_records(len(kept), width, tuning)))
@@ -376,6 +378,8 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     scratch.mkdir(parents=True, exist_ok=True)
     problem = report.recorder(strict, on_problem)
     resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter, ctx.catalogue)
+    if on_progress:
+        on_progress("read", 0)
     if engine is None:
         best, dropped = _scan_pass(inputs, spec, resolver, report, problem, jobs, tuning, on_progress)
     else:
@@ -402,11 +406,11 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
         knowledge.extend(lines)
         fact_rows.extend(facts.rows(lines))
 
+    if on_progress:
+        on_progress("resolve", len(best))
     result.resolve_parts = resolver.resolve(cited, jobs, tuning.parallel_above)
     resolver.close()
     t = report.timed("resolve", t)
-    if on_progress:
-        on_progress("resolved", len(best))
     kept = set(best.values())
     chosen: frozenset[str] = frozenset()
     if sample is not None and sample < len(best):

@@ -11,7 +11,7 @@ import click
 
 from .. import api
 from .common import FORMAT_CHOICE, Command, Fail
-from .progress import Progress
+from .progress import Progress, wanted
 
 
 @click.command(cls=Command)
@@ -38,15 +38,15 @@ from .progress import Progress
               "scheduler address (tcp://host:8786); writes the graph as a parts folder. Needs crossref-kg[cluster].")
 @click.option("--parts", type=click.Path(path_type=Path),
               help="With --cluster: the parts folder to write (default: parts/ in the workspace).")
-@click.option("--progress", "show_progress", is_flag=True,
-              help="Show progress on stderr even when it is not a terminal.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
+@click.option("--progress/--no-progress", "progress_flag", default=None,
+              help="Show each stage's progress on standard error (default: only when it is a terminal).")
 @click.option("--timings", is_flag=True, help="Also print the wall seconds of each stage (read, resolve, map, "
               "merge, validate, export, store).")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, jobs: int | None, cluster: str | None, parts: Path | None, show_progress: bool, quiet: bool,
-          timings: bool) -> None:
+          strict: bool, jobs: int | None, cluster: str | None, parts: Path | None, quiet: bool,
+          progress_flag: bool | None, timings: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
     default: seeds/).
 
@@ -65,8 +65,8 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     given = list(inputs) or [str(api.seeds_dir())]
     if parts is not None and cluster is None:
         raise Fail("--parts goes with --cluster; add --cluster local:N or a scheduler address", 2)
-    shown = not quiet and (show_progress or sys.stderr.isatty())
-    with Progress(enabled=shown) as progress:
+    shown = wanted(progress_flag, quiet)
+    with Progress(shown) as progress:
         try:
             result, vreport = api.build(given, output, fmt, base, strict=strict,
                                         on_problem=None if strict else _problems(progress, quiet), tools=list(tools),
@@ -91,15 +91,13 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
 def _problems(progress: Progress, quiet: bool) -> Callable[[str, str], None]:
     """Show a skipped record (always) or a warning (unless ``quiet``) on its own line, above the progress."""
     def show(level: str, line: str) -> None:
-        progress.clear()
         if level == "error" or not quiet:
-            click.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}", err=True)
+            progress.echo(f"{'skipped' if level == 'error' else 'warning'}: {line}")
     return show
 
 
 def _tasks(progress: Progress) -> Callable[[str, int, int], None]:
-    """``read: 3/8 tasks`` on its own line of stderr as the tasks of a cluster build's stage finish."""
+    """``read: 3/8 tasks (37%)`` as the tasks of a cluster build's stage finish (the stage line)."""
     def show(stage: str, done: int, total: int) -> None:
-        progress.clear()
-        click.echo(f"{stage}: {done}/{total} tasks", err=True)
+        progress.records(stage, done, total, unit="tasks")
     return show

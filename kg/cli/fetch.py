@@ -10,7 +10,7 @@ import click
 
 from .. import api
 from .common import Command, Fail
-from .progress import Progress
+from .progress import Progress, wanted
 
 if TYPE_CHECKING:  # (names for the type hints only)
     from ..fetch import FetchReport, Outcome
@@ -44,9 +44,11 @@ if TYPE_CHECKING:  # (names for the type hints only)
               help="Retries on 429, 5xx, timeouts, network errors and broken answers.")
 @click.option("--backoff", type=click.FloatRange(min=0), default=1.0, show_default=True, metavar="S",
               help="Seconds before the first retry; doubles with each retry, with full jitter.")
+@click.option("--progress/--no-progress", "progress_flag", default=None,
+              help="Show the counts so far on standard error (default: only when it is a terminal).")
 def fetch(dois: tuple[str, ...], from_files: tuple[Path, ...], cited_by: tuple[str, ...], depth: int | None,
           max_dois: int, out_dir: Path, mailto: str | None, api_url: str, refresh: bool, jobs: int,
-          timeout: float, max_bytes: int, retries: int, backoff: float) -> None:
+          timeout: float, max_bytes: int, retries: int, backoff: float, progress_flag: bool | None) -> None:
     """Fetch Crossref work records (/works/DOI) into a folder that 'kg build' reads.
 
     DOIs come as arguments (10.x/y, doi:10.x/y or https://doi.org/10.x/y), from --from-file, or from
@@ -63,18 +65,17 @@ def fetch(dois: tuple[str, ...], from_files: tuple[Path, ...], cited_by: tuple[s
     Example:
       kg fetch --cited-by seeds --mailto you@example.org && kg build seeds fetched
     """
-    with Progress(sys.stderr.isatty(), every=0.1) as progress:
+    with Progress(wanted(progress_flag)) as progress:
         def shown(outcome: Outcome, report: FetchReport) -> None:
             if outcome.status == "failed":
-                progress.clear()
-                click.echo(f"error: {outcome.doi}: {outcome.message}", err=True)
-            progress.show("fetch: " + ", ".join(f"{getattr(report, c)} {c}" for c in api.FETCH_COUNTS))
+                progress.echo(f"error: {outcome.doi}: {outcome.message}")
+            progress.status("fetch", "fetch: " + ", ".join(f"{getattr(report, c)} {c}" for c in api.FETCH_COUNTS))
 
         try:
             done = api.fetch(dois, from_files, out_dir, cited_by=cited_by, depth=depth, max_dois=max_dois,
                              mailto=mailto, api_url=api_url, refresh=refresh, jobs=jobs, timeout=timeout,
                              max_bytes=max_bytes, retries=retries, backoff=backoff, on_outcome=shown,
-                             on_problem=lambda level, line: click.echo(f"{level}: {line}", err=True))
+                             on_problem=lambda level, line: progress.echo(f"{level}: {line}"))
         except KeyboardInterrupt:
             raise Fail("interrupted; the records saved so far are complete; run the same command again to "
                        "resume", 130) from None

@@ -9,6 +9,7 @@ import click
 
 from .. import api
 from .common import Command, Fail
+from .progress import Progress, wanted
 
 
 @click.command("validate", cls=Command)
@@ -19,7 +20,10 @@ from .common import Command, Fail
               show_default=True, help="Report and fail on results at or above this severity.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Validate record by record in this many parallel workers (same report; not with -f turtle).")
-def validate(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: str, jobs: int) -> None:
+@click.option("--progress/--no-progress", "progress_flag", default=None,
+              help="Show the shards done of shards on standard error (default: only when it is a terminal).")
+def validate(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: str, jobs: int,
+             progress_flag: bool | None) -> None:
     """Validate a graph (default: the workspace graph) against the SHACL shapes.
 
     Exit codes: 0 no result at or above --severity, 1 some, 2 unreadable graph or shapes.
@@ -30,6 +34,7 @@ def validate(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: 
     """
     if jobs > 1 and fmt == "turtle":
         raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")
-    report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs)
+    with Progress(wanted(progress_flag)) as progress:
+        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs, on_progress=progress.records)
     click.echo(api.render_validation(report, fmt, severity), nl=False)
     sys.exit(1 if report.at_or_above(severity) else 0)

@@ -22,17 +22,20 @@ from ..errors import KgError
 
 T = TypeVar("T")
 A = TypeVar("A")
-_TASK: tuple[Callable[..., Any], tuple[Any, ...], Any] | None = None  # what the child inherits
+_TASK: tuple[Callable[..., Any], tuple[Any, ...], Any, bool] | None = None  # what the child inherits
 
 
 def _child() -> None:
-    fn, args, send = _TASK  # type: ignore[misc]
+    fn, args, send, reports = _TASK  # type: ignore[misc]
     # a cancelled child unwinds (its own pools end their workers on the way out) instead of leaving them behind;
     # so does one whose parent died (its workers, having it as their parent, end with it anyway)
     signal.signal(signal.SIGTERM, lambda _sig, _frame: sys.exit(1))
     die_with_parent(signal.SIGTERM)
     try:
-        data = pickle.dumps(("ok", fn(*args)))
+        if reports:  # the child's reports go back as they come; the parent reads them in poll() and result()
+            data = pickle.dumps(("ok", fn(*args, on_progress=lambda *a: send.send_bytes(pickle.dumps(("report", a))))))
+        else:
+            data = pickle.dumps(("ok", fn(*args)))
     except (KeyboardInterrupt, SystemExit):
         raise SystemExit(1) from None  # (cancelled or interrupted: nobody waits for an answer; no traceback)
     except BaseException as e:  # noqa: BLE001 - everything else goes back to the parent, which raises it
@@ -54,13 +57,16 @@ def _error(e: BaseException) -> bytes:
 
 class Forked(Generic[T]):
     """``fn(*args)`` in a forked child, started now; ``result()`` waits for it (raising what it raised),
-    ``cancel()`` ends it. Use it as a context manager to cancel whatever was not waited for."""
+    ``cancel()`` ends it. Use it as a context manager to cancel whatever was not waited for. With ``reports``,
+    ``fn`` is also given ``on_progress``: what it reports through it reaches the parent's ``poll()`` and
+    ``result(on_progress)``, in order."""
 
-    def __init__(self, fn: Callable[..., T], *args: Any) -> None:
+    def __init__(self, fn: Callable[..., T], *args: Any, reports: bool = False) -> None:
         global _TASK
         ctx = mp.get_context("fork")
         self._recv, send = ctx.Pipe(duplex=False)
-        _TASK = (fn, args, send)
+        self._answer: bytes | None = None
+        _TASK = (fn, args, send, reports)
         try:
             self._proc = ctx.Process(target=_child)
             self._proc.start()
@@ -68,9 +74,31 @@ class Forked(Generic[T]):
             _TASK = None
             send.close()
 
-    def result(self) -> T:
+    def poll(self) -> list[tuple[Any, ...]]:
+        """The reports the child sent so far (without waiting); they are not given again to ``result``."""
+        got = []
+        while self._answer is None and not self._recv.closed and self._recv.poll():
+            try:
+                data = self._recv.recv_bytes()
+            except EOFError:
+                break
+            status, value = pickle.loads(data)
+            if status != "report":
+                self._answer = data
+                break
+            got.append(value)
+        return got
+
+    def result(self, on_progress: Callable[..., None] | None = None) -> T:
+        """Wait for the answer; the reports that come before it go to ``on_progress``."""
         try:
-            status, value = pickle.loads(self._recv.recv_bytes())
+            while True:
+                data = self._answer if self._answer is not None else self._recv.recv_bytes()
+                status, value = pickle.loads(data)
+                if status != "report":
+                    break
+                if on_progress is not None:
+                    on_progress(*value)
         except EOFError:
             self._proc.join()
             raise KgError(f"a worker process ended without an answer (exit code {self._proc.exitcode}); "
@@ -104,19 +132,30 @@ def quiet_worker(*_args: object) -> None:
 
 
 def run_shards(fn: Callable[[A], T], tasks: Iterable[A], jobs: int,
-               initializer: Callable[[], None] = quiet_worker) -> list[T]:
+               initializer: Callable[[], None] = quiet_worker,
+               on_done: Callable[[int], None] | None = None) -> list[T]:
     """``fn`` of each task, in order: here, or with ``jobs`` > 1 in a pool of forked workers started with
     ``initializer``, which take the tasks as they are made. The parent's objects are frozen meanwhile, so that the
-    workers leave them alone (no copy-on-write by the collector)."""
+    workers leave them alone (no copy-on-write by the collector). ``on_done(n)`` is told each time the first
+    ``n`` answers are in."""
     if jobs <= 1:
-        return [fn(task) for task in tasks]
+        return _counted((fn(task) for task in tasks), on_done)
     import gc
     gc.freeze()
     try:
         with mp.get_context("fork").Pool(jobs, initializer=initializer) as pool:
-            return list(pool.imap(fn, tasks))
+            return _counted(pool.imap(fn, tasks), on_done)
     finally:
         gc.unfreeze()
+
+
+def _counted(answers: Iterable[T], on_done: Callable[[int], None] | None) -> list[T]:
+    out = []
+    for answer in answers:
+        out.append(answer)
+        if on_done is not None:
+            on_done(len(out))
+    return out
 
 
 PR_SET_PDEATHSIG = 1

@@ -28,6 +28,8 @@ from .shapes import load_shapes, shapes_of
 
 Reach = Callable[[Path | None], "tuple[set[str], set[str]] | None"]  # what shapes read beyond a node (reach.py)
 Shard = tuple[list[str], "list[str] | None"]  # (lines, focus nodes whose results count, or None for all)
+Progress = Callable[[str, int, int, str], None]  # on_progress(stage, done, total, unit), as the build reports
+STAGE, UNIT = "validate", "shards"
 
 
 class ShardPlan:
@@ -61,6 +63,7 @@ class ShardPlan:
         self.typed_by_subject: dict[str, dict[str, str]] = defaultdict(dict)
         self.counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # node -> graph -> lines
         self._indexed = False
+        self._homes_of: dict[str, list[str]] | None = None
 
     def shards(self, size: int) -> Iterator[Shard]:
         """Every shard, made one at a time (memory stays bounded): records, nodes of ``multi``, shared graphs."""
@@ -81,10 +84,7 @@ class ShardPlan:
         record graph it mostly comes from, its home, when the shapes are beyond that analysis), about the other
         such nodes it points to, and the classes of every node at either end; in chunks of ``size`` homes. Only
         the results on these nodes count."""
-        self._index()
-        by_home: dict[str, list[str]] = defaultdict(list)
-        for node, gs in self.counts.items():
-            by_home[min(gs, key=lambda g: (-gs[g], g))].append(node)
+        by_home = self._by_home()
         homes = sorted(by_home)
         for i in range(0, len(homes), size):
             chunk = homes[i:i + size]
@@ -94,6 +94,21 @@ class ShardPlan:
             ends = {t for line in ls for t in split_quad(line)[::2]}
             ls.update(line for o in ends if o in self.typed_by_subject for line in self.typed_by_subject[o].values())
             yield self.with_shared(sorted(ls)), [m[1:-1] for m in focus]
+
+    def count(self, size: int) -> int:
+        """How many shards ``shards(size)`` makes (the nodes of ``multi`` are indexed for it, once)."""
+        homes = len(self._by_home()) if self.multi else 0
+        return -(-len(self.by_graph) // size) + -(-homes // size) + 1
+
+    def _by_home(self) -> dict[str, list[str]]:
+        """The nodes of ``multi`` by their home: the record graph that says most about each (the first of
+        those that say as much)."""
+        if self._homes_of is None:
+            self._index()
+            self._homes_of = defaultdict(list)
+            for node, gs in self.counts.items():
+                self._homes_of[min(gs, key=lambda g: (-gs[g], g))].append(node)
+        return self._homes_of
 
     def _index(self) -> None:
         """``about``, ``back_of``, ``inbound``, ``typed_by_subject`` and ``counts``, once."""
@@ -159,19 +174,31 @@ class ShardPlan:
 
 
 def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: set[str],
-                     shard_size: int = 50, jobs: int = 1, reach: Reach = deep_predicates) -> Report:
+                     shard_size: int = 50, jobs: int = 1, reach: Reach = deep_predicates,
+                     on_progress: Progress | None = None) -> Report:
     """Validate canonical N-Quads lines record by record, in shards of ``shard_size`` records (or homes) that
     ``jobs`` workers validate in parallel (see the module's docstring). ``reach`` says what the shapes read
-    beyond a node (None: more than the analysis follows, so whole home graphs are validated together)."""
+    beyond a node (None: more than the analysis follows, so whole home graphs are validated together).
+    ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
     plan = ShardPlan(lines, shapes_dir_, shared_graphs, reach)
     shapes = load_shapes(shapes_dir_) if jobs <= 1 else None  # (workers parse them once each)
-    parts = run_shards(partial(_check_shard, shapes_dir_, shapes), plan.shards(shard_size), jobs, quiet_worker)
+    on_done = None
+    if on_progress is not None:
+        total = plan.count(shard_size)
+        on_progress(STAGE, 0, total, UNIT)
+        on_done = partial(_done, on_progress, total)
+    parts = run_shards(partial(_check_shard, shapes_dir_, shapes), plan.shards(shard_size), jobs, quiet_worker,
+                       on_done)
     multi_plain = {m[1:-1] for m in plan.multi}
     results: set[Result] = set()
     for focus, part in parts:
         results.update(r for r in part if focus is not None or r.focus not in multi_plain)
     found = ordered(results)
     return Report(not found, found, Graph())
+
+
+def _done(on_progress: Progress, total: int, done: int) -> None:
+    on_progress(STAGE, done, total, UNIT)
 
 
 def _check_shard(folder: Path | None, shapes: Graph | None, shard: Shard) -> tuple[list[str] | None, list[Result]]:
@@ -186,19 +213,21 @@ def in_shards(n_lines: int, tuning: Tuning = Tuning()) -> bool:
 
 
 def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int,
-                       tuning: Tuning = Tuning()) -> Report:
-    """Validate whole when small, else record by record in shards (the same report, less memory)."""
+                       tuning: Tuning = Tuning(), on_progress: Progress | None = None) -> Report:
+    """Validate whole when small (one shard, for ``on_progress``), else record by record in shards (the same
+    report, less memory)."""
     if not in_shards(len(lines), tuning):
-        return validate_lines(lines, shapes)
+        return _one_shard(partial(validate_lines, lines, shapes), on_progress)
     load_shapes(shapes)
-    return validate_sharded(lines, shapes, shared_graphs, shard_size=tuning.shard_records, jobs=jobs)
+    return validate_sharded(lines, shapes, shared_graphs, shard_size=tuning.shard_records, jobs=jobs,
+                            on_progress=on_progress)
 
 
 def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int,
-                  tuning: Tuning = Tuning()) -> Report:
+                  tuning: Tuning = Tuning(), on_progress: Progress | None = None) -> Report:
     """``validate_collected`` of the lines of a file."""
     with open(path, encoding="utf-8", newline="\n") as fh:
-        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, tuning)
+        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, tuning, on_progress)
 
 
 def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
@@ -209,10 +238,21 @@ def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
 
 
 def validate_graphs(lines: list[str], shapes: Path | None = None, jobs: int = 1, engine: str | None = None,
-                    prefixes: dict[str, str] | None = None) -> Report:
+                    prefixes: dict[str, str] | None = None, on_progress: Progress | None = None) -> Report:
     """Validate the sorted lines of graph files; with ``jobs`` > 1, record by record in parallel."""
     if jobs > 1:
         load_shapes(shapes)  # fail early and clearly on bad shapes
         shared = shared_graphs_of({graph_of(line) for line in lines})
-        return validate_sharded(lines, shapes, shared, shard_size=Tuning.shard_records, jobs=jobs)
-    return validate_lines(lines, shapes, engine, prefixes)
+        return validate_sharded(lines, shapes, shared, shard_size=Tuning.shard_records, jobs=jobs,
+                                on_progress=on_progress)
+    return _one_shard(partial(validate_lines, lines, shapes, engine, prefixes), on_progress)
+
+
+def _one_shard(validation: Callable[[], Report], on_progress: Progress | None) -> Report:
+    """A validation of the whole graph at once, reported as one shard."""
+    if on_progress is not None:
+        on_progress(STAGE, 0, 1, UNIT)
+    report = validation()
+    if on_progress is not None:
+        on_progress(STAGE, 1, 1, UNIT)
+    return report
