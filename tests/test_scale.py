@@ -201,10 +201,10 @@ def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: 
     started: list[int] = []
     real = forked.Forked.__init__
 
-    def spy(self: object, *args: object) -> None:
+    def spy(self: object, *args: object, **kwargs: object) -> None:
         # (the jobs validate_file gets: after the function, the file, the shared graphs and the shapes)
         started.append(args[4])
-        real(self, *args)
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(forked.Forked, "__init__", spy)
     reports, graphs = {}, {}
