@@ -63,7 +63,9 @@ def workspace() -> Path:
 
 
 def workspace_graph() -> Path:
-    return workspace() / "graph.nq"
+    """The workspace's graph: its ``graph.nq``, or the parts folder a cluster build wrote (``kg.infra.parts``)."""
+    from .infra.parts import workspace_graph as named
+    return named(workspace())
 
 
 @dataclass
@@ -145,13 +147,11 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     ``on_progress(stage, done, total=None, unit="records")`` is told how each stage goes: read, resolved, map
     (records), merge (lines written), validate (shards done of shards), export (triples), store (lines).
     """
-    if cluster is not None and store is not None:
-        raise UsageError("--store goes without --cluster for now; build with --cluster, then load the parts")
     spec = ContextSpec(base, tuple(tools) if tools is not None else None, topics)
     spec.create()  # bad base, catalogue or overrides: fail before reading
     out_fmt = export.resolve_format(fmt, output) if output else None
     sample = _sample_size(validation)
-    plan = outputs.Outputs(workspace(), workspace_graph(), output, store)
+    plan = outputs.Outputs(workspace(), workspace() / "graph.nq", output, store)
     try:
         with plan:
             if cluster is None:
@@ -235,7 +235,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         result = build_stream(given, spec, scratch, jobs=jobs or default_jobs(), strict=strict, sample=sample,
                               on_problem=on_problem, on_progress=on_progress, tuning=tuning,
                               engine=cluster[0] if cluster else None)
-        built = Built(result.report, result.works, 0, 0, workspace_graph())
+        built = Built(result.report, result.works, 0, 0, workspace() / "graph.nq")
         if plan.rolled_forward:
             result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
                                           "place; its renames were finished first, so its outputs were all new")
@@ -357,6 +357,10 @@ def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
     src = graph or workspace_graph()
     if not src.exists():
         raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
+    if src.is_dir():  # a partitioned graph: its lines, part after part, are canonical
+        from .infra import parts
+        export.write(parts.lines(src), export.resolve_format(fmt, output), output)
+        return
     if src.suffix == ".nq" and is_canonical(src):
         export.write_file(src, export.resolve_format(fmt, output), output)  # streamed: any size
         return

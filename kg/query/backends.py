@@ -49,6 +49,14 @@ def no_triples(path: Path) -> InputError:
 
 
 def _load_into(store: ox.Store, path: Path) -> None:
+    if Path(path).is_dir():  # a partitioned graph: its parts are gzipped N-Quads
+        from ..infra import parts
+        for part in parts.part_paths(path):
+            with open_graph(part) as fh:
+                store.bulk_load(fh, format=ox.RdfFormat.N_QUADS)
+        if len(store) == 0:
+            raise no_triples(path)
+        return
     try:
         fmt = rdf_format(path)
         with open_graph(path) as fh:

@@ -152,7 +152,11 @@ def base_iri(path: Path) -> str:
 
 def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:
     """Canonical sorted N-Quads lines of a graph file (any RDF format; relative IRIs against the file's URI);
-    the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins)."""
+    the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins).
+    A folder is a partitioned graph (``kg build --cluster``'s parts, ``kg.infra.parts``): its lines are canonical."""
+    if Path(path).is_dir():
+        from ..infra import parts
+        return list(parts.lines(path))
     lines = set()
     try:
         fmt = rdf_format(path)
