@@ -365,12 +365,12 @@ def test_hand_works() -> None:
     venue (the container-title)."""
     got = golden_rows("works")
     assert len(got) == sum(len(a) for _t, _y, a in SEED_WORKS.values()) == 19
-    expected = [{"doi": doi, "type": "proceedings-article", "title": title, "year": year, "position": str(i),
+    expected = [{"doi": doi, "type": "proceedings-article", "title": title, "year": year, "author_position": str(i),
                  "author": name, "orcid": orcid, "venue": SEED_VENUES[doi]}
                 for doi, (title, year, authors) in sorted(SEED_WORKS.items())
                 for i, (name, orcid) in enumerate(authors, start=1)]
     assert got == expected
-    first = {r["doi"]: r["author"] for r in got if r["position"] == "1"}
+    first = {r["doi"]: r["author"] for r in got if r["author_position"] == "1"}
     assert first == {"10.1109/cgo68049.2026.11395237": "Mao Lin", "10.1145/3620665.3640367": "Michael Davies",
                      "10.1145/3725843.3756064": "Yiqi Liu", "10.1145/3772052.3772233": "Ioannis Zarkadas"}
 
@@ -385,15 +385,15 @@ def test_hand_years() -> None:
 def test_hand_venues() -> None:
     """venues: the four container-titles, one work each (ties ordered by venue IRI)."""
     got = golden_rows("venues")
-    assert sorted(r["name"] for r in got) == sorted(SEED_VENUES.values())
-    assert all(r["works"] == "1" and r["venue"].startswith("https://w3id.org/crossref-kg/venue/") for r in got)
-    assert [r["venue"] for r in got] == sorted(r["venue"] for r in got)
+    assert sorted(r["venue"] for r in got) == sorted(SEED_VENUES.values())
+    assert all(r["works"] == "1" and r["venue_iri"].startswith("https://w3id.org/crossref-kg/venue/") for r in got)
+    assert [r["venue_iri"] for r in got] == sorted(r["venue_iri"] for r in got)
 
 
 def test_hand_funding() -> None:
     """funding: NSF (10.13039/100000001) funds two seeds, awards DGE-2137424 and 2144796; no other funder."""
     assert golden_rows("funding") == [
-        {"doi": doi, "funder": f"https://w3id.org/crossref-kg/funder/doi/{fdoi}", "funder_name": name,
+        {"doi": doi, "funder_iri": f"https://w3id.org/crossref-kg/funder/doi/{fdoi}", "funder": name,
          "funder_doi": fdoi, "award": award}
         for doi, funders in sorted(SEED_FUNDERS.items()) for fdoi, name, award in funders]
 
@@ -406,15 +406,15 @@ def test_hand_coauthors() -> None:
                       for a, b in itertools.combinations(authors, 2)}
     assert len(got) == len(expected_pairs) == 10 + 3 + 10 + 15
     assert {frozenset((r["name_a"], r["name_b"])) for r in got} == expected_pairs
-    assert all(r["works"] == "1" and r["person_a"] < r["person_b"] for r in got)
+    assert all(r["works"] == "1" and r["person_iri_a"] < r["person_iri_b"] for r in got)
     orcid_of = {name: orcid for _t, _y, authors in SEED_WORKS.values() for name, orcid in authors}
     for r in got:
         for side in ("a", "b"):
             orcid = orcid_of[r[f"name_{side}"]]
             if orcid:
-                assert r[f"person_{side}"] == f"https://w3id.org/crossref-kg/person/orcid/{orcid}"
+                assert r[f"person_iri_{side}"] == f"https://w3id.org/crossref-kg/person/orcid/{orcid}"
             else:
-                assert r[f"person_{side}"].startswith(
+                assert r[f"person_iri_{side}"].startswith(
                     "https://w3id.org/crossref-kg/doi/10.1109/cgo68049.2026.11395237/author/")
 
 
@@ -447,7 +447,7 @@ def test_hand_institution_collaboration() -> None:
                 for p in itertools.combinations(sorted({org(n) for n in names}), 2)}
     assert len(got) == len(expected) == 6 + 1 + 1 + 0
     assert {frozenset((r["name_a"], r["name_b"])) for r in got} == expected
-    assert all(r["works"] == "1" and r["org_a"] != r["org_b"] for r in got)
+    assert all(r["works"] == "1" and r["org_iri_a"] != r["org_iri_b"] for r in got)
 
 
 def test_hand_empty_and_counted_answers() -> None:
@@ -457,7 +457,7 @@ def test_hand_empty_and_counted_answers() -> None:
     citing, key = SEED_EARLIER_VERSION
     assert [(r["citing"], r["cited"], r["key"], r["link"]) for r in golden_rows("internal-citations")] == [
         (citing, citing, key, "earlier version")]
-    assert [(r["citing"], r["cited"], r["key"], r["link"]) for r in golden_rows("self-citations")] == [
+    assert [(r["citing"], r["cited"], r["key"], r["reason"]) for r in golden_rows("self-citations")] == [
         (citing, citing, key, "earlier version")]
     refs = golden_rows("references")
     per_work = {doi: len({r["position"] for r in refs if r["citing"] == doi}) for doi in SEED_WORKS}
