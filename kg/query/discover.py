@@ -52,7 +52,7 @@ def tool_table(category: str | None, found: Results | None) -> Results:
     counts: dict[str, int] = {}
     for got in _dicts(found) if found is not None else []:
         tid = got["tool_iri"].rsplit("/tool/", 1)[-1]
-        ids.setdefault(tid, (got["tool"], got["category"]))
+        ids[tid] = (got["tool"], got["category"])  # (what the graph says: a --tools file may have changed it)
         counts[tid] = int(got["citing_works"])
     if category is not None:
         known = sorted(set(tool_categories()) | {cat for _name, cat in ids.values()})
