@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -36,9 +37,10 @@ from .query.stored import (
     paged,
     shift_error_lines,
     sorted_lists,
+    untitled_cited,
     with_standard_prefixes,
 )
-from .rdf.ids import DEFAULT_BASE
+from .rdf.ids import DEFAULT_BASE, DOI_RESOLVER
 from .rdf.nquads import canonical_lines, count_triples, is_canonical, read_graph_lines
 from .validate import Report, in_shards, validate_collected, validate_file
 
@@ -416,6 +418,68 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
             raise
         raise QueryError(shift_error_lines(str(e), shift)) from None
     return sorted_lists(res, stored.lists) if stored is not None else res
+
+
+FETCH_FOLDER = "fetched"  # where 'kg fetch' saves records unless -o
+ARXIV_DOI = DOI_RESOLVER + "10.48550/arxiv."  # DataCite's arXiv DOIs: Crossref holds no record of them
+
+
+def untitled_note(name_or_file: str | None, res: Results, on_workspace: bool) -> str | None:
+    """The line a table of a stored query ends with when cited works in it have no title, only a DOI (its
+    ``#+ untitled:`` columns): how many, and the command that fetches their Crossref records and builds again with
+    them (``fetch_command``: the workspace's inputs when ``res`` came from the workspace graph). None otherwise."""
+    if not name_or_file or is_plain_query_file(name_or_file):
+        return None
+    dois = untitled_cited(find_query(name_or_file), res)
+    if not dois:
+        return None
+    what = f"{plural(len(dois), 'cited work')} here {'has' if len(dois) == 1 else 'have'} no title, only a DOI"
+    if arxiv := sum(d.startswith(ARXIV_DOI) for d in dois):
+        what += (f" ({arxiv} of them {'an arXiv DOI' if arxiv == 1 else 'arXiv DOIs'}, which Crossref does not "
+                 "hold)")
+    return f"note: {what}; their Crossref records fill the titles in: {fetch_command(on_workspace)}"
+
+
+def fetch_command(on_workspace: bool = True) -> str:
+    """``kg fetch --cited-by ... && kg build ... fetched``: fetch what the inputs of the workspace graph cite, then
+    build them again with the records fetched. The inputs are those of the last build (``inputs.json``), as paths
+    that work from the current folder; ``INPUTS`` stands for them when they are not known or cannot be read again
+    (standard input, a file since removed), or when the graph is not the workspace's."""
+    inputs = _last_inputs() if on_workspace else None
+    if inputs is None:
+        return (f"kg fetch --cited-by INPUTS && kg build INPUTS {FETCH_FOLDER} (INPUTS: the Crossref records the "
+                "graph was built from)")
+    fetched = os.path.abspath(FETCH_FOLDER)
+    cited_by = [p for p in inputs if os.path.abspath(p) != fetched] or inputs
+    built = inputs + ([] if any(os.path.abspath(p) == fetched for p in inputs) else [FETCH_FOLDER])
+    return ("kg fetch" + "".join(f" --cited-by {shlex.quote(p)}" for p in cited_by) + " && kg build "
+            + " ".join(map(shlex.quote, built)))
+
+
+def _last_inputs() -> list[str] | None:
+    """The inputs of the build that wrote the workspace graph, shown relative to the current folder when inside
+    it; None when not recorded, or when one of them cannot be read again (standard input, a path since gone)."""
+    try:
+        paths = [str(p) for p in orjson.loads((workspace() / INPUTS_FILE).read_bytes())["inputs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not paths or any(p == "stdin" or not os.path.exists(p) for p in paths):
+        return None
+    here = os.getcwd()
+    return [os.path.relpath(p, here) if os.path.commonpath([here, p]) == here else p for p in paths]
+
+
+def topics() -> Results:
+    """The topic scheme (kg/data/topics.ttl): each concept's label, id and broader concept, in tree order."""
+    from .query.discover import topic_table
+    return topic_table()
+
+
+def tools(category: str | None = None) -> Results:
+    """The tool catalogue, of one ``category`` when given, and, when the workspace graph exists, how many input
+    works cite each tool and the tools its references name (``kg.query.discover.tool_table``)."""
+    from .query.discover import tool_table
+    return tool_table(category, query("tools", {}) if workspace_graph().exists() else None)
 
 
 def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str,

@@ -154,6 +154,14 @@ ECHO = """\
 #+ param: pick string(red|green) = red A colour.
 #+ param: cat string(@tool-categories) = profiler A category.
 #+ returns: target work any n m x pick cat
+#+ column: target  The bound value of target.
+#+ column: work  The bound value of work.
+#+ column: any  The bound value of any.
+#+ column: n  The bound value of n.
+#+ column: m  The bound value of m.
+#+ column: x  The bound value of x.
+#+ column: pick  The bound value of pick.
+#+ column: cat  The bound value of cat.
 SELECT ?target ?work ?any ?n ?m ?x ?pick ?cat WHERE { }
 """
 TOPIC = "https://w3id.org/crossref-kg/topic/"
@@ -401,7 +409,12 @@ parameters:
   target  iri(tool|work)  default tool:pytorch  The cited work or tool: a DOI (10.1145/...), a tool id (pytorch), \
 tool:ID or an IRI.
 
-columns: citing key how text
+columns:
+  citing  The citing input work's DOI.
+  key     The Crossref key of the citing reference (reference[].key; empty when the record gives none).
+  how     What the reference cites the target as: 'cites the work' (it resolved to that cited work) or 'cites the \
+tool' (it was recognised as citing that tool).
+  text    The reference as the record gives it (its unstructured text, or its fields joined).
 
 example:
   kg query works-citing -p target=tool:pytorch
@@ -430,7 +443,9 @@ def test_kg_queries_lists_aligned_and_as_json() -> None:
     data = json.loads(kg("queries", "-f", "json").stdout)
     assert [d["name"] for d in data] == sorted(queries)
     coupling = next(d for d in data if d["name"] == "bibliographic-coupling")
-    assert coupling["columns"] == list(queries["bibliographic-coupling"].returns)
+    assert [c["name"] for c in coupling["columns"]] == list(queries["bibliographic-coupling"].returns)
+    assert coupling["columns"][2] == {"name": "shared", "description": "How many cited works both cite (only cited "
+                                      "works cited by at most max-citing input works count)."}
     assert coupling["params"][0] == {"name": "min-shared", "type": "integer", "spec": "integer(1..)", "default": "2",
                                      "description": "The least number of shared cited works of a pair.",
                                      "kinds": [], "min": "1", "max": None, "allowed": []}

@@ -161,11 +161,12 @@ def test_every_tool_cited_has_an_anchor_listing_its_citing_works(seed: Seed, rep
     tools = seed.csv("tools")
     assert len(tools) < 150  # the seeds: every tool is anchored
     for t in tools:
-        m = re.search(rf'<section class="tool" id="tool-{re.escape(tool_key(t["tool"]))}">(.*?)</section>', text, re.S)
-        assert m, t["name"]
-        citing = seed.csv("works-citing", "-p", f"target={t['tool']}")
+        anchor = re.escape(tool_key(t["tool_iri"]))
+        m = re.search(rf'<section class="tool" id="tool-{anchor}">(.*?)</section>', text, re.S)
+        assert m, t["tool"]
+        citing = seed.csv("works-citing", "-p", f"target={t['tool_iri']}")
         assert len(re.findall(r"<li>", m.group(1))) == len({r["citing"] for r in citing})
-        assert f"kg query works-citing -p target={t['tool']}" in m.group(1)
+        assert f"kg query works-citing -p target={t['tool_iri']}" in m.group(1)
 
 
 def test_numbers_are_the_queries(seed: Seed, report: tuple[Path, str, Result]) -> None:
@@ -176,7 +177,7 @@ def test_numbers_are_the_queries(seed: Seed, report: tuple[Path, str, Result]) -
     assert cards["works"] == f"{int(stats['works']):,}"
     assert cards["references"] == f"{int(stats['references']):,}"
     assert cards["tools cited"] == f"{int(stats['tools']):,}"
-    unresolved = [x for x in seed.csv("unresolved") if x["method"] == "unresolved"]
+    unresolved = [x for x in seed.csv("unresolved") if x["resolution_method"] == "unresolved"]
     share = (int(stats["references"]) - len(unresolved)) / int(stats["references"])
     assert cards["resolved"] == f"{share:.0%}"
     # the year chart: one bar part per (year, type) of the years query, with its count
@@ -263,11 +264,11 @@ def test_networks_as_graphml_and_dot(seed: Seed, tmp_path: Path) -> None:
     doc = ET.parse(out / "tool-cocitation.graphml").getroot()
     nodes = {n.get("id"): n for n in doc.iterfind(".//g:node", ns)}
     tools = seed.csv("tools")
-    assert set(nodes) == {t["tool"] for t in tools}
+    assert set(nodes) == {t["tool_iri"] for t in tools}
     edges = {(e.get("source"), e.get("target")): float(e.find("g:data", ns).text) for e in doc.iterfind(".//g:edge",
                                                                                                         ns)}
     # an edge's weight is the number of works citing both tools (checked for the most cited tools)
-    top = [t["tool"] for t in tools[:6]]
+    top = [t["tool_iri"] for t in tools[:6]]
     citing = {t: {r["citing"] for r in seed.csv("works-citing", "-p", f"target={t}")} for t in top}
     for i, a in enumerate(top):
         for b in top[i + 1:]:
@@ -277,7 +278,7 @@ def test_networks_as_graphml_and_dot(seed: Seed, tmp_path: Path) -> None:
     assert dot.startswith('graph "tool-cocitation" {')
     assert dot.count(" -- ") == len(edges)
     coupling = ET.parse(out / "bibliographic-coupling.graphml").getroot()
-    pairs = {(r["work_a"], r["work_b"]): int(r["shared"]) for r in seed.csv("bibliographic-coupling")}
+    pairs = {(r["doi_a"], r["doi_b"]): int(r["shared"]) for r in seed.csv("bibliographic-coupling")}
     got = {(e.get("source"), e.get("target")): float(e.find("g:data", ns).text)
            for e in coupling.iterfind(".//g:edge", ns)}
     assert got == {tuple(sorted(k)): float(v) for k, v in pairs.items()}

@@ -255,7 +255,7 @@ def test_local_queries_refuse_service_and_from_and_send_nothing(ws: Path, hostil
         assert one_line(result) == refused(clause, SERVICE_WHY if clause == "SERVICE" else FROM_WHY), name
         assert seconds < 10
     stored = ws / "remote.rq"
-    stored.write_text(f"#+ name: remote\n#+ description: d\n#+ returns: s\n"
+    stored.write_text(f"#+ name: remote\n#+ description: d\n#+ returns: s\n#+ column: s  A subject.\n"
                       f"SELECT ?s WHERE {{ SERVICE <{hostile.url}/rq> {{ ?s ?p ?o }} }}\n")
     result, _ = kg("query", "remote.rq", *LOCAL[backend])
     assert one_line(result) == refused("SERVICE", SERVICE_WHY, "query file remote.rq")
@@ -335,7 +335,7 @@ def test_a_huge_integer_parameter_is_one_line(ws: Path, backend: str) -> None:
     result, _ = kg("query", "most-cited", "-p", "min-citing=-9223372036854775809", *LOCAL[backend])
     assert one_line(result) == f"error: --param min-citing='-9223372036854775809' is out of range; {bound}"
     result, _ = kg("query", "most-cited", "-p", "min-citing=9223372036854775807", "-f", "csv", *LOCAL[backend])
-    assert result.exit_code == 0 and result.stdout.splitlines()[0] == "cited,citing_works,title"
+    assert result.exit_code == 0 and result.stdout.splitlines()[0] == "title,citing_works,cited"
 
 
 def test_a_huge_integer_parameter_is_refused_before_the_endpoint(ws: Path, hostile: Hostile) -> None:

@@ -142,17 +142,17 @@ def test_topics_carry_evidence_and_the_headline_query_answers(tmp_path: Path, mo
     runner = CliRunner()
     assert runner.invoke(main, ["build", str(corpus), "-q"]).exit_code == 0
     topics = runner.invoke(main, ["query", "topics", "-f", "csv"])
-    rows = [line.split(",") for line in topics.stdout.splitlines()[1:]]
-    primary = {r[0]: r[2].rsplit("/", 1)[-1] for r in rows if r[4] == "true"}
+    rows = list(csv.DictReader(io.StringIO(topics.stdout)))
+    primary = {r["doi"]: r["topic_iri"].rsplit("/", 1)[-1] for r in rows if r["primary"] == "true"}
     assert primary["10.5555/prof.1"] == "profiling" and primary["10.5555/prof.2"] == "profiling"
     assert primary["10.5555/comp.1"] in ("compilers", "deep-learning-compilers")
     assert "title:" in topics.stdout  # the evidence names the field and the cues
     res = runner.invoke(main, ["query", "tools-cited-by-profiling-and-compiler", "-f", "csv"])
     assert res.exit_code == 0
     rows_ = list(csv.DictReader(io.StringIO(res.stdout)))
-    assert list(rows_[0]) == ["tool", "tool_iri", "category", "side", "doi", "title", "key", "reference", "method",
-                              "score", "matched"]
-    got = sorted((r["tool"], r["side"], r["doi"], r["key"], r["method"]) for r in rows_)
+    assert list(rows_[0]) == ["tool", "category", "side", "title", "doi", "key", "text", "recognition_method",
+                              "recognition_score", "matched", "tool_iri"]
+    got = sorted((r["tool"], r["side"], r["doi"], r["key"], r["recognition_method"]) for r in rows_)
     assert got == sorted([
         ("Nsight Compute", "Performance analysis", "10.5555/prof.1", "p1", "url"),
         ("Nsight Compute", "Compilers and code generation", "10.5555/comp.1", "c2", "url"),
@@ -178,9 +178,9 @@ def test_topic_override_file_replaces_the_classifier(tmp_path: Path, monkeypatch
     runner = CliRunner()
     assert runner.invoke(main, ["build", str(corpus), "--topics", str(overrides), "-q"]).exit_code == 0
     out = runner.invoke(main, ["query", "topics", "-f", "csv"]).stdout
-    other = [r.split(",") for r in out.splitlines() if r.startswith("10.5555/other.1")]
-    assert [(r[2].rsplit("/", 1)[-1], r[4], r[6]) for r in other] == [("compilers", "true", "override"),
-                                                                      ("architecture-simulation", "false", "override")]
+    other = [r for r in csv.DictReader(io.StringIO(out)) if r["doi"] == "10.5555/other.1"]
+    assert [(r["topic_iri"].rsplit("/", 1)[-1], r["primary"], r["topic_method"]) for r in other] == [
+        ("compilers", "true", "override"), ("architecture-simulation", "false", "override")]
     res = runner.invoke(main, ["query", "tools-cited-by-profiling-and-compiler", "-f", "csv"]).stdout
     assert "gem5" in res  # now cited by a profiling paper and a (declared) compiler paper
     bad = tmp_path / "bad.tsv"

@@ -1,14 +1,15 @@
 """The ``kg`` command: parse options, call one function of kg.api, render. Nothing else lives here.
 
-Each command has its module (build, validate, query: query/queries/stats, export, fetch, report); what they
-share is in common (the error exit and the command class that maps a KgError to it) and progress."""
+Each command has its module (build, validate, query: query/queries/stats, discover: topics/tools, export, fetch,
+report); what they share is in common (the error exit and the command class that maps a KgError to it) and
+progress."""
 
 from __future__ import annotations
 
 import click
 
 from .. import __version__
-from . import build, export, fetch, query, report, validate
+from . import build, discover, export, fetch, query, report, validate
 from .common import Command
 
 
@@ -30,5 +31,5 @@ def main() -> None:
 
 
 for _command in (build.build, validate.validate, export.export, query.query, query.stats, query.queries,
-                 fetch.fetch, report.report):
+                 discover.topics, discover.tools, fetch.fetch, report.report):
     main.add_command(_command)

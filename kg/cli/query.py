@@ -124,6 +124,8 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
                         default_graphs=default_graphs, named_graphs=named_graphs,
                         on_text=(lambda sent: click.echo(sent.rstrip("\n"), err=True)) if show_query else None)
     click.echo(api.render(res, fmt, None if wide else api.terminal_width(sys.stdout)), nl=False)
+    if fmt == "table" and (note := api.untitled_note(name, res, on_workspace=not (graphs or store or endpoint))):
+        click.echo(note)
     if timed:
         click.echo(f"time: {time.perf_counter() - started:.3f} s", err=True)
 

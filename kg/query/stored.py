@@ -1,7 +1,10 @@
 """Stored SPARQL queries: ``.rq`` files with a ``#+ key: value`` header, typed parameters, rendered results.
 
 Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``NAME TYPE [= DEFAULT] text``,
-TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns).
+TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns), ``column``
+(``NAME  what it holds``: one line for each column returned), ``lists`` (columns holding one item a line),
+``untitled`` (``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI, which
+tables point out with the ``kg fetch`` command that fills the titles in: ``untitled_cited``).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
 at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
 syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer). ``remote_clauses`` finds
@@ -24,7 +27,7 @@ from typing import Any
 import orjson
 
 from ..errors import QueryError
-from ..rdf.ids import DEFAULT_BASE, Minter
+from ..rdf.ids import DEFAULT_BASE, DOI_RESOLVER, Minter
 from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit, token_value
 from ..rdf.vocab import PREFIXES, TOPIC, XSD, XSD_STRING
 from ..resources import data_file, queries_dir
@@ -35,6 +38,7 @@ INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_COLUMN = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s+(?P<text>\S.*)$")
 _PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_-]*)\s+(?P<type>[a-z]+)(?:\((?P<spec>[^()\s]*)\))?"
                     r"(?:\s*=\s*(?P<default>\"(?:[^\"\\]|\\.)*\"|\S+))?\s*(?P<text>.*)$")
 IRI_KINDS = ("tool", "work", "topic")  # iri(tool|work|topic): also a bare id (or tool:id, a DOI, topic:id) of a kind
@@ -95,6 +99,8 @@ class StoredQuery:
     text: str
     path: Path
     lists: tuple[str, ...] = ()  # columns whose values are lists, one item per line (GROUP_CONCAT): sorted here
+    docs: tuple[str, ...] = ()  # what each column of ``returns`` holds, in its order (the '#+ column:' lines)
+    untitled: tuple[str, str] | None = None  # (cited works' column, their titles' column): '#+ untitled:'
 
 
 def parse_query_file(path: Path) -> StoredQuery:
@@ -106,6 +112,7 @@ def parse_query_file(path: Path) -> StoredQuery:
     meta: dict[str, str] = {}
     lines_of: dict[str, int] = {}
     params: list[Param] = []
+    docs: dict[str, tuple[int, str]] = {}  # column -> (line, what it holds)
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.startswith("#+"):
             if line.strip() and not line.lstrip().startswith("#"):
@@ -116,33 +123,23 @@ def parse_query_file(path: Path) -> StoredQuery:
             raise QueryError(f"{path}:{lineno}: malformed header line {line!r}; write '#+ key: value'")
         key, value = m.group(1).lower(), m.group(2)
         if key == "param":
-            pm = _PARAM.match(value)
-            fields = _param_spec(pm.group("type"), pm.group("spec")) if pm and pm.group("type") in PARAM_TYPES else None
-            if fields is None or pm is None:  # (fields is None whenever pm is)
-                raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write {PARAM_SYNTAX}")
-            if pm.group("default") is None:
-                raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
-                                 "give one with '= DEFAULT' so the query runs bare")
-            default = pm.group("default")
-            if default.startswith('"'):
-                default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-            param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), **fields)
-            try:
-                bind_term(param, default)
-            except QueryError as e:
-                raise QueryError(f"{path}:{lineno}: default of {param.name!r} is invalid ({e})") from None
-            if any(q.var == param.var for q in params):
-                raise QueryError(f"{path}:{lineno}: param {param.name!r} is declared twice (or clashes with "
-                                 f"another name as a SPARQL variable); keep one")
-            params.append(param)
-        elif key in ("name", "description", "returns", "lists"):
+            params.append(_param(path, lineno, value, params))
+        elif key == "column":
+            cm = _COLUMN.match(value)
+            if not cm:
+                raise QueryError(f"{path}:{lineno}: malformed column {value!r}; write '#+ column: NAME  what the "
+                                 "column holds'")
+            if cm.group("name") in docs:
+                raise QueryError(f"{path}:{lineno}: column {cm.group('name')!r} is described twice; keep one")
+            docs[cm.group("name")] = (lineno, cm.group("text"))
+        elif key in ("name", "description", "returns", "lists", "untitled"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
-                             "use name, description, param, returns, lists")
+                             "use name, description, param, returns, column, lists, untitled")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -150,11 +147,55 @@ def parse_query_file(path: Path) -> StoredQuery:
         raise QueryError(f"{path}:{lines_of['name']}: header name {meta['name']!r} must be kebab-case and "
                          "equal the file name")
     returns = tuple(meta["returns"].split())
+    lists, named = _columns_named(path, meta, lines_of, returns, docs)
+    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists,
+                       tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None)
+
+
+def _param(path: Path, lineno: int, value: str, params: list[Param]) -> Param:
+    """The parameter of a ``#+ param:`` line (after ``params``), checked: its type, default and name."""
+    pm = _PARAM.match(value)
+    fields = _param_spec(pm.group("type"), pm.group("spec")) if pm and pm.group("type") in PARAM_TYPES else None
+    if fields is None or pm is None:  # (fields is None whenever pm is)
+        raise QueryError(f"{path}:{lineno}: malformed param {value!r}; write {PARAM_SYNTAX}")
+    if pm.group("default") is None:
+        raise QueryError(f"{path}:{lineno}: param {pm.group('name')!r} has no default; "
+                         "give one with '= DEFAULT' so the query runs bare")
+    default = pm.group("default")
+    if default.startswith('"'):
+        default = default[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    param = Param(pm.group("name"), pm.group("type"), default, pm.group("text").strip(), **fields)
+    try:
+        bind_term(param, default)
+    except QueryError as e:
+        raise QueryError(f"{path}:{lineno}: default of {param.name!r} is invalid ({e})") from None
+    if any(q.var == param.var for q in params):
+        raise QueryError(f"{path}:{lineno}: param {param.name!r} is declared twice (or clashes with "
+                         f"another name as a SPARQL variable); keep one")
+    return param
+
+
+def _columns_named(path: Path, meta: dict[str, str], lines_of: dict[str, int], returns: tuple[str, ...],
+                   docs: dict[str, tuple[int, str]]) -> tuple[tuple[str, ...], list[str]]:
+    """The ``lists`` and ``untitled`` columns, checked against ``returns``, as is that every column returned has
+    its one ``#+ column:`` line and no other column has one."""
     lists = tuple(meta.get("lists", "").split())
     if set(lists) - set(returns):
         raise QueryError(f"{path}:{lines_of['lists']}: '#+ lists:' names columns the query does not return; "
                          "name columns of '#+ returns:'")
-    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists)
+    named = meta.get("untitled", "").split()
+    if "untitled" in meta and (len(named) != 2 or set(named) - set(returns)):
+        raise QueryError(f"{path}:{lines_of['untitled']}: write '#+ untitled: CITED TITLE' with CITED the column of "
+                         "cited works and TITLE the column of their titles, both columns of '#+ returns:'")
+    for column, (lineno, _text) in docs.items():
+        if column not in returns:
+            raise QueryError(f"{path}:{lineno}: '#+ column: {column}' names a column the query does not return; "
+                             "describe the columns of '#+ returns:'")
+    for column in returns:
+        if column not in docs:
+            raise QueryError(f"{path}:{lines_of['returns']}: column {column!r} is not described; add a line "
+                             f"'#+ column: {column}  what it holds'")
+    return lists, named
 
 
 def stored_queries() -> dict[str, StoredQuery]:
@@ -215,7 +256,8 @@ def described(q: StoredQuery) -> dict[str, Any]:
             "params": [{"name": p.name, "type": p.type, "spec": type_text(p), "default": p.default,
                         "description": p.description, "kinds": list(p.kinds), "min": p.low, "max": p.high,
                         "allowed": list(p.choices) if p.allowed else []} for p in q.params],
-            "columns": list(q.returns), "lists": list(q.lists), "example": example_command(q)}
+            "columns": [{"name": c, "description": d} for c, d in zip(q.returns, q.docs, strict=True)],
+            "lists": list(q.lists), "example": example_command(q)}
 
 
 def describe_text(q: StoredQuery) -> str:
@@ -229,7 +271,9 @@ def describe_text(q: StoredQuery) -> str:
         allowed = [(p.name, p.choices) for p in q.params if p.allowed]
         out += [f"  {name}: one of {', '.join(values)}" for name, values in allowed]
         out.append("")
-    out.append("columns: " + " ".join(q.returns))
+    out.append("columns:")
+    width = max(map(len, q.returns))
+    out += [f"  {c.ljust(width)}  {d}" for c, d in zip(q.returns, q.docs, strict=True)]
     out += ["", "example:", "  " + example_command(q)]
     return "\n".join(out) + "\n"
 
@@ -613,6 +657,17 @@ def tsv_term(c: Cell) -> str:
     if lang:
         return f"{text}@{lang}"
     return f"{text}^^<{dt}>" if dt and dt != token_value(XSD_STRING) else text
+
+
+def untitled_cited(q: StoredQuery, res: Results) -> list[str]:
+    """The cited works of ``res`` known only by their DOI: the DOI IRIs (``https://doi.org/...``) of the query's
+    ``#+ untitled:`` column whose title column is empty, distinct and sorted; none when the query declares none."""
+    if q.untitled is None or not set(q.untitled) <= set(res.columns):
+        return []
+    cited, title = (res.columns.index(c) for c in q.untitled)
+    found = {c[1] for row in res.rows if (c := row[cited]) is not None and c[0] == "uri"
+             and c[1].startswith(DOI_RESOLVER) and not cell_text(row[title])}
+    return sorted(found)
 
 
 def cell_text(c: Cell) -> str:

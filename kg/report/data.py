@@ -144,11 +144,11 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     topic_counts: Counter[str] = Counter()
     direct_counts: Counter[str] = Counter()
     for r in topics:
-        cid = r["topic"].rsplit("/", 1)[-1]
+        cid = r["topic_iri"].rsplit("/", 1)[-1]
         if r["primary"] != "true" or r["doi"] not in works:
             continue
         w = works[r["doi"]]
-        w.primary.append((cid, r["label"] or cid, r["score"], r["evidence"]))
+        w.primary.append((cid, r["label"] or cid, r["topic_score"], r["evidence"]))
         direct_counts[cid] += 1
     for w in works.values():
         under = set()
@@ -161,8 +161,9 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     tools: dict[str, Tool] = {}
     by_name: dict[tuple[str, str], str] = {}
     for r in src.rows("tools"):
-        tools[r["tool"]] = Tool(r["tool"], r["name"], r["category"], int(r["citing_works"]), int(r["references"]))
-        by_name[(r["name"], r["category"])] = r["tool"]
+        tools[r["tool_iri"]] = Tool(r["tool_iri"], r["tool"], r["category"], int(r["citing_works"]),
+                                    int(r["references"]))
+        by_name[(r["tool"], r["category"])] = r["tool_iri"]
     cat_total: Counter[str] = Counter()
     for t in tools.values():
         cat_total[t.category] += t.citing_works
@@ -183,7 +184,7 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
             unresolved_total += 1
     for cat in categories:
         for r in src.rows("tools-by-category", {"category": cat}):
-            iri = by_name.get((r["name"], cat))
+            iri = by_name.get((r["tool"], cat))
             if iri is None:
                 continue
             how = recognised.get((r["citing"], r["key"], iri))
@@ -225,7 +226,7 @@ def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_c
         for r in src.rows("tools-cited-by-profiling-and-compiler", params):
             side = "a" if r["side"] == label[a] else "b"
             rows.append(HeadlineRow(r["tool"], r["tool_iri"], r["category"], side, r["doi"], r["title"], r["key"],
-                                    r["reference"], r["method"], r["score"], r["matched"]))
+                                    r["text"], r["recognition_method"], r["recognition_score"], r["matched"]))
         # (tools-cited-by-both gives one row per tool of these rows: the tools cited by both sides)
         both = sorted({r.tool_iri for r in rows})
 

@@ -106,7 +106,7 @@ class Page:
         c = self.c
         refs = c.stats.get("references", 0)
         resolved = (refs - c.unresolved_total) / refs if refs else 0.0
-        n_topics = len({r["topic"] for r in c.topics})
+        n_topics = len({r["topic_iri"] for r in c.topics})
         cards = [("works", c.stats.get("works", 0)), ("references", refs), ("resolved", f"{resolved:.0%}"),
                  ("tools cited", c.stats.get("tools", 0)), ("topics assigned", n_topics),
                  ("people", c.stats.get("people", 0)), ("cited works", c.stats.get("cited_works", 0))]
@@ -416,7 +416,7 @@ class Page:
         net = Network("bibliographic-coupling", "Input works that cite the same works")
         shared: dict[tuple[str, str], int] = {}
         for r in c.coupling:
-            shared[(r["work_a"], r["work_b"])] = int(r["shared"])
+            shared[(r["doi_a"], r["doi_b"])] = int(r["shared"])
         for (a, b), n in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0])):
             for doi in (a, b):
                 if doi not in net.nodes:
@@ -459,7 +459,7 @@ class Page:
         primary = [r for r in c.topics if r["primary"] == "true"]
         for r in primary[: TOP["topic_evidence"]]:
             rows.append(f'<tr><td>{work_link(c, r["doi"], 70)}</td><td>{e(r["label"])}</td><td class="num">'
-                        f'{e(r["score"])}</td><td>{e(r["method"])}</td><td>{e(r["evidence"])}</td></tr>')
+                        f'{e(r["topic_score"])}</td><td>{e(r["topic_method"])}</td><td>{e(r["evidence"])}</td></tr>')
         body += ('<h3>Each work\'s primary topic and its evidence</h3><div class="wide tall"><table class="sortable">'
                  '<thead><tr><th>Work</th><th>Topic</th><th class="num">Score</th><th>Method</th><th>Evidence</th>'
                  "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>" +
@@ -473,8 +473,9 @@ class Page:
     def curation(self) -> str:
         c = self.c
         body = "<h3>Unresolved and weak references</h3>"
-        rows = [f'<tr><td>{work_link(c, r["citing"], 50)}</td><td>{e(r["key"])}</td><td>{e(r["method"])}</td>'
-                f'<td class="num">{e(r["score"])}</td><td>{e(r["kind"])}</td><td>{e(r["text"][:300])}</td></tr>'
+        rows = [f'<tr><td>{work_link(c, r["citing"], 50)}</td><td>{e(r["key"])}</td>'
+                f'<td>{e(r["resolution_method"])}</td><td class="num">{e(r["resolution_score"])}</td>'
+                f'<td>{e(r["kind"])}</td><td>{e(r["text"][:300])}</td></tr>'
                 for r in c.unresolved[: TOP["unresolved"]]]
         body += (commands(self.src.command("unresolved")) + '<div class="wide tall"><table class="sortable"><thead><tr>'
                  '<th>Citing work</th><th>Key</th><th>Method</th><th class="num">Score</th><th>Kind</th><th>Text</th>'
@@ -498,8 +499,9 @@ class Page:
                                    "aliases": sorted({r["matched"] for r in rs if r["matched"] and r["matched"] != k})},
                                   ensure_ascii=False)
                 ev = "; ".join(f'{r["citing"]} {r["key"]}: “{r["text"][:160]}”' for r in rs[:3])
-                body += (f'<h4>{e(k)} <small>{e(rs[0]["citing_works"])} citing works, score {e(rs[0]["score"])}</small>'
-                         f'</h4><pre class="json">{e(line)}</pre><p class="key">{e(ev)}</p>')
+                body += (f'<h4>{e(k)} <small>{e(rs[0]["citing_works"])} citing works, score '
+                         f'{e(rs[0]["recognition_score"])}</small></h4><pre class="json">{e(line)}</pre>'
+                         f'<p class="key">{e(ev)}</p>')
             body += more(min(len(cands), TOP["candidates"]), len(cands), "candidates")
         body += "<h3>Works whose cited works lack titles</h3>"
         body += ("<p class=\"key\">Cited works known only by their DOI: fetching their records lets resolution and "
