@@ -350,3 +350,27 @@ def test_an_endpoint_gives_the_same_page_but_its_commands(seed: Seed, endpoint: 
     assert strip(text) == strip(ws.read_text(encoding="utf-8"))
     assert f"kg query tools --endpoint {endpoint}" in text
     assert "A store or an endpoint is not validated here" in text
+
+
+def test_untitled_cited_works_say_how_to_fetch_them(seed: Seed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    ) -> None:
+    """Curation: one command that fetches what the workspace's inputs cite and builds again with it (the inputs
+    of the last build, relative to the current folder), then a row per citing work with how many of its cited
+    works have no title (a cited DOI in kg query references that kg query most-cited gives no title)."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "r.html"
+    assert seed.run("report", "-o", str(out)).exit_code == 0
+    text = out.read_text(encoding="utf-8")
+    part = text.split("<h3>Works whose cited works lack titles</h3>", 1)[1].split("<h3>", 1)[0]
+    assert ('<p>Fetch them all, then build again with the records fetched:</p><pre class="command"><code>'
+            "kg fetch --cited-by seeds &amp;&amp; kg build seeds fetched</code></pre>") in part
+    titled = {r["cited"] for r in seed.csv("most-cited") if r["title"]}
+    untitled: dict[str, set[str]] = {}
+    for r in seed.csv("references"):
+        if r["cited"].startswith("https://doi.org/") and r["cited"] not in titled:
+            untitled.setdefault(r["citing"], set()).add(r["cited"])
+    counts = re.findall(r'<td class="num">([\d,]+)</td>', part)
+    assert sorted(int(n.replace(",", "")) for n in counts) == sorted(len(v) for v in untitled.values())
+    by_store = tmp_path / "s.html"  # (not the workspace: the inputs are not known)
+    assert seed.run("report", "-o", str(by_store), "-g", str(seed.home / "graph.nq")).exit_code == 0
+    assert "kg fetch --cited-by INPUTS &amp;&amp; kg build INPUTS fetched" in by_store.read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from ..api import fetch_command
 from ..rdf.ids import DOI_RESOLVER
 from ..refs.topics import concepts
 from ..resources import data_file
@@ -504,20 +505,24 @@ class Page:
                          f'<p class="key">{e(ev)}</p>')
             body += more(min(len(cands), TOP["candidates"]), len(cands), "candidates")
         body += "<h3>Works whose cited works lack titles</h3>"
-        body += ("<p class=\"key\">Cited works known only by their DOI: fetching their records lets resolution and "
-                 "tool recognition read their titles. Run the command, then <code>kg build</code> your inputs with the "
-                 "<code>fetched</code> folder.</p>" + commands(self.src.command("references"),
-                                                               self.src.command("most-cited")))
-        items = []
+        body += ("<p class=\"key\">Cited works known only by their DOI: fetching their Crossref records lets "
+                 "resolution and tool recognition read their titles.</p>"
+                 + commands(self.src.command("references"), self.src.command("most-cited")))
         ranked = sorted(c.untitled, key=lambda d: (-len(c.untitled[d]), d))
+        if ranked:
+            on_workspace = self.src.local_files is not None and not self.src.graphs
+            body += ("<p>Fetch them all, then build again with the records fetched:</p>"
+                     f'<pre class="command"><code>{e(fetch_command(on_workspace))}</code></pre>')
+        rows = []
         for doi in ranked[: TOP["untitled"]]:
             dois = c.untitled[doi]
-            cmd = "kg fetch " + " ".join(dois[:6]) + (f"  # and {len(dois) - 6} more" if len(dois) > 6 else "")
-            items.append(f"<li>{work_link(c, doi, 70)}: {len(dois)} untitled <code>{e(cmd)}</code></li>")
-        body += (f'<ul class="cites">{"".join(items)}</ul>' if items else
-                 '<p class="empty">None: every cited DOI has a title.</p>') + more(len(items), len(ranked), "works")
-        if ranked:
-            body += "<p class=\"key\">All at once: <code>kg fetch --cited-by INPUTS</code> (the records you built).</p>"
+            shown = " ".join(dois[:3]) + (f" … ({len(dois) - 3} more)" if len(dois) > 3 else "")
+            rows.append(f'<tr><td>{work_link(c, doi, 70)}</td><td class="num">{len(dois):,}</td>'
+                        f"<td><code>{e(shown)}</code></td></tr>")
+        body += (('<div class="wide"><table class="untitled"><thead><tr><th>Citing work</th>'
+                  '<th class="num">Cited works without a title</th><th>Their DOIs</th></tr></thead>'
+                  f'<tbody>{"".join(rows)}</tbody></table></div>') if rows else
+                 '<p class="empty">None: every cited DOI has a title.</p>') + more(len(rows), len(ranked), "works")
         body += "<h3>Validation</h3>" + self._validation()
         return section("curation", "Curation", "What to look at to make the graph better: weak references, software "
                        "the catalogue misses, cited works without titles, and what the shapes say.",
