@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg.cli import main
 
@@ -37,65 +39,188 @@ def kg(*args: str, **env: str) -> Result:
 
 # ---------------------------------------------------------------- tables that fit the reader
 
+WORKS = """\
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/name> "LLVM: a compilation framework for lifelong program analysis & transformation" .
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/isPartOf> "CGO" .
+<https://doi.org/10.5555/llvm.2004> <http://purl.org/dc/terms/subject> <https://w3id.org/crossref-kg/topic/compilers> .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/name> "A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on" .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/isPartOf> "Proceedings of the Symposium on Code Generation and Optimization" .
+<https://doi.org/10.5555/prof.2011> <http://purl.org/dc/terms/subject> <https://w3id.org/crossref-kg/topic/profiling> .
+"""
+LABELS_FIRST = ("SELECT ?title ?venue ?topic ?work WHERE { ?work schema:name ?title ; schema:isPartOf ?venue ; "
+                "dcterms:subject ?topic } ORDER BY ?work")
 WHOLE = """\
-w                                         title                                                              venue
-----------------------------------------  -----------------------------------------------------------------  -------------------------------------------------------------
-https://doi.org/10.1109/cgo.2004.1281665  LLVM: a compilation framework                                      CGO
-https://doi.org/10.1145/2024716.2024718   A very long title about profiling parallel programs on many cores  Proceedings of the International Symposium on Code Generation
+title                                                                                                          venue                                                             topic            work
+-------------------------------------------------------------------------------------------------------------- ----------------------------------------------------------------- ---------------- -----------------
+LLVM: a compilation framework for lifelong program analysis & transformation                                   CGO                                                               topic:compilers  10.5555/llvm.2004
+A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on  Proceedings of the Symposium on Code Generation and Optimization  topic:profiling  10.5555/prof.2011
 (2 rows)
 """
 
 
-def test_a_table_off_a_terminal_is_whole(graph: Path, tmp_path: Path) -> None:
-    r = kg("query", "-g", str(graph), "-e", TITLES)
+@pytest.fixture
+def works(tmp_path: Path) -> Path:
+    p = tmp_path / "works.nt"
+    p.write_text(WORKS, encoding="utf-8")
+    return p
+
+
+def on_terminal(*args: str, columns: int) -> str:
+    r = kg(*args, KG_TERMINAL="1", COLUMNS=str(columns))
+    assert (r.exit_code, r.stderr) == (0, ""), r.output
+    return r.stdout
+
+
+def test_a_table_written_to_a_file_is_whole(works: Path) -> None:
+    """Off a terminal (CliRunner's output is no terminal, as a file or a pipe is not) nothing is cut: whole values,
+    aligned, plain text: no box drawing, no colour codes, no trailing spaces; the terminal's width plays no part."""
+    r = CliRunner().invoke(main, ["query", "-g", str(works), "-e", LABELS_FIRST], env={"KG_TERMINAL": None,
+                                                                                         "COLUMNS": "60"})
     assert (r.exit_code, r.stdout, r.stderr) == (0, WHOLE, "")
-    # a "terminal" of 60 columns does not matter when the output is not one
-    assert kg("query", "-g", str(graph), "-e", TITLES, COLUMNS="60").stdout == WHOLE
+    assert not re.search(r"[\x1b\u2500-\u257f]| \n", r.stdout)
 
 
-def test_a_table_on_a_narrow_terminal_shortens_text_not_identifiers(graph: Path) -> None:
-    r = kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="60")
-    assert r.exit_code == 0
-    assert r.stdout == """\
-w                                         title     venue
-----------------------------------------  --------  --------
-https://doi.org/10.1109/cgo.2004.1281665  LLVM: a…  CGO
-https://doi.org/10.1145/2024716.2024718   A very …  Proceed…
+def test_a_table_at_width_60_shortens_the_text_never_the_identifiers(works: Path) -> None:
+    out = on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, columns=60)
+    assert out == """\
+title        venue        topic            work
+------------ ------------ ---------------- -----------------
+LLVM: a co…  CGO          topic:compilers  10.5555/llvm.2004
+A very lon…  Proceeding…  topic:profiling  10.5555/prof.2011
 (2 rows)
-(values shortened to fit the terminal; --wide shows them whole)
+(values shortened to fit; --wide shows them whole)
 """
+    assert max(len(line) for line in out.splitlines()[:4]) == 60
 
 
-def test_the_widest_text_column_is_shortened_first(graph: Path) -> None:
-    r = kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="150")
-    assert r.stdout == """\
-w                                         title                                                  venue
-----------------------------------------  -----------------------------------------------------  -----------------------------------------------------
-https://doi.org/10.1109/cgo.2004.1281665  LLVM: a compilation framework                          CGO
-https://doi.org/10.1145/2024716.2024718   A very long title about profiling parallel programs …  Proceedings of the International Symposium on Code G…
+def test_a_table_at_width_200_shortens_the_widest_text_column_first(works: Path) -> None:
+    out = on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, columns=200)
+    assert out == """\
+title                                                                                               venue                                                             topic            work
+--------------------------------------------------------------------------------------------------- ----------------------------------------------------------------- ---------------- -----------------
+LLVM: a compilation framework for lifelong program analysis & transformation                        CGO                                                               topic:compilers  10.5555/llvm.2004
+A very long title about profiling parallel programs on many cores, with a subtitle that goes on a…  Proceedings of the Symposium on Code Generation and Optimization  topic:profiling  10.5555/prof.2011
 (2 rows)
-(values shortened to fit the terminal; --wide shows them whole)
+(values shortened to fit; --wide shows them whole)
 """
-    assert max(len(line) for line in r.stdout.splitlines()) <= 150
+    assert max(len(line) for line in out.splitlines()[:4]) == 200
 
 
-def test_a_table_on_a_wide_terminal_is_whole_and_wide_shows_all(graph: Path) -> None:
-    assert kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="200").stdout == WHOLE
-    assert kg("query", "-g", str(graph), "-e", TITLES, "--wide", KG_TERMINAL="1", COLUMNS="60").stdout == WHOLE
+def test_a_table_that_fits_is_whole_and_wide_shows_all(works: Path) -> None:
+    assert on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, columns=211) == WHOLE
+    assert on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, "--wide", columns=60) == WHOLE
 
 
-def test_a_doi_literal_is_an_identifier_too(tmp_path: Path) -> None:
+def test_identifiers_are_never_cut_even_past_the_width(tmp_path: Path) -> None:
+    """A DOI, an ORCID iD or a URL in a literal is an identifier too; when the identifiers alone are wider than
+    the terminal, the text columns are at their least and the table is wider (the terminal wraps its lines)."""
     g = tmp_path / "d.nt"
     g.write_text('<https://x.org/a> <https://schema.org/identifier> "10.1145/2024716.2024718-with-a-long-suffix" .\n'
-                 '<https://x.org/a> <https://schema.org/name> "Some title of many words" .\n', encoding="utf-8")
-    q = "SELECT ?doi ?title WHERE { ?w <https://schema.org/identifier> ?doi ; <https://schema.org/name> ?title }"
-    assert kg("query", "-g", str(g), "-e", q, KG_TERMINAL="1", COLUMNS="40").stdout == """\
-doi                                         title
-------------------------------------------  --------
-10.1145/2024716.2024718-with-a-long-suffix  Some ti…
+                 '<https://x.org/a> <https://schema.org/name> "Some title of many words" .\n'
+                 '<https://x.org/a> <https://schema.org/author> "0000-0002-1825-0097" .\n', encoding="utf-8")
+    q = ("SELECT ?doi ?title ?orcid WHERE { ?w <https://schema.org/identifier> ?doi ; <https://schema.org/name> ?title ;"
+         " <https://schema.org/author> ?orcid }")
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=40) == """\
+doi                                         title     orcid
+------------------------------------------- --------- -------------------
+10.1145/2024716.2024718-with-a-long-suffix  Some ti…  0000-0002-1825-0097
 (1 row)
-(values shortened to fit the terminal; --wide shows them whole)
+(values shortened to fit; --wide shows them whole)
 """
+
+
+def test_wide_characters_take_two_cells(tmp_path: Path) -> None:
+    """rich measures text as a terminal draws it: CJK characters take two cells, combining accents none."""
+    g = tmp_path / "w.nt"
+    g.write_text('<https://doi.org/10.5555/ja> <https://schema.org/name> "深層学習コンパイラの研究" .\n'
+                 '<https://doi.org/10.5555/fr> <https://schema.org/name> "Une e\u0301tude des compilateurs" .\n',
+                 encoding="utf-8")
+    q = "SELECT ?title ?w WHERE { ?w schema:name ?title } ORDER BY ?w"
+    assert kg("query", "-g", str(g), "-e", q).stdout == """\
+title                       w
+--------------------------- ----------
+Une étude des compilateurs  10.5555/fr
+深層学習コンパイラの研究    10.5555/ja
+(2 rows)
+""".replace("é", "e\u0301")
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=30) == """\
+title               w
+------------------- ----------
+Une étude des com…  10.5555/fr
+深層学習コンパイ …  10.5555/ja
+(2 rows)
+(values shortened to fit; --wide shows them whole)
+""".replace("é", "e\u0301")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 120), st.booleans()), min_size=1, max_size=8), st.integers(0, 400))
+def test_fitted_widths_shorten_the_widest_text_first(cols: list[tuple[int, bool]], budget: int) -> None:
+    from kg.query.output import MIN_TEXT, fitted
+    full = [f for f, _ in cols]
+    least = [f if ident else min(f, MIN_TEXT) for f, ident in cols]
+    widths = fitted(full, least, budget)
+    assert all(m <= w <= f for m, w, f in zip(least, widths, full, strict=True))
+    assert sum(widths) <= max(budget, sum(least))
+    if sum(full) <= budget:
+        assert widths == full
+    elif sum(least) <= budget:
+        assert sum(widths) == budget  # (all the room is used)
+    cut = [w for w, f in zip(widths, full, strict=True) if w < f]
+    # a column is cut only down to the width of the widest columns left whole or cut less
+    assert all(w >= max(cut) - 1 or w == m for w, m in zip(cut, [m for m, w, f in zip(least, widths, full,
+                                                                                          strict=True) if w < f],
+                                                                strict=True))
+
+
+# ---------------------------------------------------------------- short IRIs in tables
+
+IRIS = """\
+<https://x.org/s> <https://x.org/p> <https://doi.org/10.1145/3620665.3640367> .
+<https://x.org/s> <https://x.org/p> <https://doi.org/10.5555/a%3Cb%3E> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/tool/pytorch> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/tool/named/tvm-unity> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/topic/profiling> .
+<https://x.org/s> <https://x.org/p> <https://schema.org/Person> .
+<https://x.org/s> <https://x.org/p> <http://purl.org/spar/cito/cites> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/ontology#ToolRecognition> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097> .
+<https://x.org/s> <https://x.org/p> _:b1 .
+<https://x.org/s> <https://x.org/p> "10.1145/literal.doi" .
+"""
+
+
+def test_a_table_shows_iris_as_dois_and_prefixed_names(tmp_path: Path) -> None:
+    """In a table a doi.org IRI is its DOI and an IRI of a standard prefix its prefixed name (one that can be
+    typed back: ``-p target=tool:pytorch``); other IRIs stay whole (a local name with '/' is no prefixed name).
+    csv, tsv and json keep every IRI whole."""
+    g = tmp_path / "iris.nt"
+    g.write_text(IRIS, encoding="utf-8")
+    q = "SELECT ?o (isIRI(?o) AS ?iri) WHERE { ?s ?p ?o } ORDER BY STR(?o)"
+    table = kg("query", "-g", str(g), "-e", q).stdout
+    assert re.sub(r"_:\S+", lambda m: "_:B".ljust(len(m.group(0))), table) == """\
+o                                                              iri
+-------------------------------------------------------------- -----
+_:B                                                            false
+10.1145/literal.doi                                            false
+cito:cites                                                     true
+10.1145/3620665.3640367                                        true
+10.5555/a<b>                                                   true
+schema:Person                                                  true
+kg:ToolRecognition                                             true
+https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097  true
+https://w3id.org/crossref-kg/tool/named/tvm-unity              true
+tool:pytorch                                                   true
+topic:profiling                                                true
+(11 rows)
+"""
+    assert kg("query", "-g", str(g), "-e", q, "-f", "markdown").stdout.count("tool:pytorch") == 1
+    csv_out = kg("query", "-g", str(g), "-e", q, "-f", "csv").stdout_bytes.decode()
+    tsv_out = kg("query", "-g", str(g), "-e", q, "-f", "tsv").stdout
+    json_out = kg("query", "-g", str(g), "-e", q, "-f", "json").stdout
+    for iri in ("https://doi.org/10.5555/a%3Cb%3E", "https://w3id.org/crossref-kg/tool/pytorch",
+                "https://schema.org/Person", "https://w3id.org/crossref-kg/topic/profiling"):
+        assert f"\r\n{iri},true\r\n" in csv_out and f"\n<{iri}>\ttrue\n" in tsv_out and f'"{iri}"' in json_out
 
 
 # ---------------------------------------------------------------- paging in the SPARQL
