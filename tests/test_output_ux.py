@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kg.cli import main
+from kg.rdf.nquads import graph_extensions
 
 GRAPH = """\
 <https://doi.org/10.1145/2024716.2024718> <https://schema.org/name> "A very long title about profiling parallel programs on many cores" .
@@ -265,6 +266,66 @@ def test_limit_and_offset_page_a_stored_query(graph: Path, tmp_path: Path) -> No
     assert kg("query", "-g", str(graph), "-e", TITLES, "--limit", "-1").exit_code == 2
 
 
+# ---------------------------------------------------------------- a page on a terminal, rows streamed elsewhere
+
+NAMES = "SELECT ?name WHERE { ?s schema:name ?name } ORDER BY ?name"
+
+
+@pytest.fixture
+def names(tmp_path: Path) -> Path:
+    p = tmp_path / "names.nt"
+    p.write_text("".join(f'<https://x.org/s{i}> <https://schema.org/name> "name {i:03d}" .\n' for i in range(1, 121)),
+                 encoding="utf-8")
+    return p
+
+
+def test_a_terminal_shows_one_page_and_says_how_to_see_more(names: Path) -> None:
+    """50 rows a page (kg.query.output.PAGE); the engine is asked for one more, which says that more follow."""
+    r = kg("query", "-g", str(names), "-e", NAMES, "--show-query", KG_TERMINAL="1", COLUMNS="80")
+    assert (r.exit_code, r.stderr) == (0, "PREFIX schema: <https://schema.org/>\n" + NAMES + "\nLIMIT 51\n")
+    assert r.stdout.splitlines() == ["name", "--------", *(f"name {i:03d}" for i in range(1, 51)),
+                                     "(the first 50 rows; more follow: --offset 50 shows the next page, --all every row)"]
+    page2 = on_terminal("query", "-g", str(names), "-e", NAMES, "--offset", "50", columns=80).splitlines()
+    assert page2[2:] == [*(f"name {i:03d}" for i in range(51, 101)),
+                         "(rows 51 to 100; more follow: --offset 100 shows the next page, --all every row)"]
+    last = on_terminal("query", "-g", str(names), "-e", NAMES, "--offset", "100", columns=80).splitlines()
+    assert last[2:] == [*(f"name {i:03d}" for i in range(101, 121)), "(20 rows)"]
+    every = on_terminal("query", "-g", str(names), "-e", NAMES, "--all", columns=80).splitlines()
+    assert every[2:] == [*(f"name {i:03d}" for i in range(1, 121)), "(120 rows)"]
+    asked = on_terminal("query", "-g", str(names), "-e", NAMES, "--limit", "70", columns=80).splitlines()
+    assert asked[-2:] == ["name 070", "(70 rows)"]
+    # off a terminal, and in the formats for programs, every row
+    assert kg("query", "-g", str(names), "-e", NAMES).stdout.splitlines()[-2:] == ["name 120", "(120 rows)"]
+    assert len(on_terminal("query", "-g", str(names), "-e", NAMES, "-f", "csv", columns=80).splitlines()) == 121
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "markdown"])
+def test_rows_are_written_as_the_engine_yields_them(names: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """A spy between the engine and the writer: when the engine is asked for its k-th row, the rows before it are
+    already on standard output."""
+    import sys
+
+    from kg import api
+    from kg.query.stored import Answer
+    real = api.answer_oxigraph
+    written_before: list[int] = []
+
+    def spied(store, text):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
+        answer = real(store, text)
+
+        def rows():  # type: ignore[no-untyped-def]  # noqa: ANN202
+            for row in answer.rows:
+                sys.stdout.flush()
+                written_before.append(len(re.findall(rb"name \d{3}", sys.stdout.buffer.getvalue())))
+                yield row
+        return Answer(answer.columns, rows(), answer.boolean, answer.graph, answer.page)
+
+    monkeypatch.setattr(api, "answer_oxigraph", spied)
+    r = kg("query", "-g", str(names), "-e", NAMES, "-f", fmt)
+    assert r.exit_code == 0 and len(re.findall(r"name \d{3}", r.stdout)) == 120
+    assert written_before == list(range(120))
+
+
 # ---------------------------------------------------------------- parameters people can type
 
 ECHO = """\
@@ -469,13 +530,16 @@ def _kg_script() -> str:
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    """``kg export | head -1``: exit 141 (128 + SIGPIPE, as a shell reports other tools) and nothing on stderr."""
+    """``kg export | head -1``, ``kg query ... | head -1`` (table, csv, tsv, json): exit 141 (128 + SIGPIPE, as a
+    shell reports other tools) or 0, and nothing on stderr. A real pipe, closed by the reader after one line."""
     import subprocess
     big = tmp_path / "big.nt"
-    big.write_text("".join(f"<https://x.org/s{i:06d}> <https://schema.org/name> \"name number {i} of many\" .\n"
-                           for i in range(40_000)), encoding="utf-8")  # ~3 MB: far more than a pipe's buffer
-    for args in (["export", str(big), "-f", "nt"],
-                 ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }", "-f", "tsv"]):
+    big.write_text("".join(f"<https://x.org/s{i:05d}> <https://schema.org/name> \"name number {i} of many, {'x' * 90}\" .\n"
+                           for i in range(3000)), encoding="utf-8")  # ~400 KB: far more than a pipe's buffer
+    query = ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }"]
+    for args, first_line in ((["export", str(big), "-f", "nt"], b"<https://x.org/s"), (query, b"s "),
+                             ([*query, "-f", "csv"], b"s,p,o"), ([*query, "-f", "tsv"], b"?s\t?p\t?o"),
+                             ([*query, "-f", "json"], b"{")):
         p = subprocess.Popen([_kg_script(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={"PATH": "/usr/bin:/bin", "KG_HOME": str(tmp_path / "ws")})
         assert p.stdout is not None and p.stderr is not None
@@ -484,15 +548,115 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         err = p.stderr.read()
         assert p.wait() in (0, 141), (args, err)
         assert err == b"", err
-        assert first.startswith((b"<https://x.org/s", b"?s")), first
+        assert first.startswith(first_line), first
 
 
-@pytest.mark.parametrize("ext", [".nquads", ".turtle", ".json-ld", ".ntriples", ".nq", ".ttl", ".jsonld"])
-def test_every_export_extension_is_read_back(graph: Path, tmp_path: Path, ext: str) -> None:
-    out = tmp_path / f"g{ext}"
-    assert kg("export", str(graph), "-o", str(out)).exit_code == 0
-    r = kg("query", "-g", str(out), "-e", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "-f", "csv")
-    assert (r.exit_code, r.stdout.splitlines(), r.stderr) == (0, ["n", "4"], "")
+def test_export_names_and_graph_readers_take_the_same_extensions(works: Path, tmp_path: Path) -> None:
+    """Both ways: every extension kg export names a format by, kg query -g reads back; every name the readers
+    refuse, kg export refuses too (exit 2), instead of writing a file nothing reads."""
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    candidates = [*graph_extensions(), ".n3", ".txt", ".data", ".hext", ".owx", ".csv", ".jsonl", ".html"]
+    for ext in candidates:
+        out = tmp_path / f"g{ext}"
+        written = kg("export", str(works), "-o", str(out))
+        read = kg("query", "-g", str(out), "-e", count, "-f", "csv")
+        if ext in graph_extensions():
+            assert (written.exit_code, read.exit_code, read.stdout.splitlines()) == (0, 0, ["n", "6"]), ext
+            assert kg("export", str(works), "-o", f"{out}.gz").exit_code == 0
+            assert kg("query", "-g", f"{out}.gz", "-e", count, "-f", "csv").stdout.splitlines() == ["n", "6"], ext
+        else:
+            assert (written.exit_code, read.exit_code, out.exists()) == (2, 2, False), ext
+            assert written.stderr == (f"error: {out}: {ext!r} is the extension of no RDF format; name the file with "
+                                      f"one of {', '.join(graph_extensions())}, or give -f FORMAT\n")
+    assert graph_extensions()[:4] == [".json", ".json-ld", ".jsonld", ".n-quads"]
+
+
+def test_graph_format_overrides_the_extension(works: Path, tmp_path: Path) -> None:
+    """--graph-format on kg query -g, kg validate and kg export's input; '-' reads standard input for all three."""
+    data = tmp_path / "works.data"
+    data.write_bytes(kg("export", str(works), "-f", "turtle").stdout_bytes)
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    r = kg("query", "-g", str(data), "-e", count)
+    assert (r.exit_code, r.stderr) == (2, f"error: {data}: has an unknown RDF extension '.data'; use one of "
+                                          f"{', '.join(graph_extensions())} "
+                                          "(gzipped or not), or say the format with --graph-format\n")
+    for args in (["-g", str(data), "--graph-format", "turtle"], ["-g", str(data), "--graph-format", "ttl"],
+                 ["-g", str(data), "--graph-format", "turtle", "--engine", "rdflib"]):
+        assert kg("query", *args, "-e", count, "-f", "csv").stdout.splitlines() == ["n", "6"], args
+    r = kg("query", "-g", str(data), "--graph-format", "nt", "-e", count)
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {data}: is not a readable RDF graph (")
+    assert kg("query", "--graph-format", "nt", "-e", count).stderr == \
+        "error: --graph-format says the format of --graph files; give them with -g FILE\n"
+    # kg export and kg validate read it the same way
+    nt = kg("export", str(works), "-f", "nt").stdout
+    assert kg("export", str(data), "--graph-format", "turtle", "-f", "nt").stdout == nt
+    assert kg("export", str(data), "-f", "nt").exit_code == 2
+    report = kg("validate", str(works))
+    assert report.exit_code == 1 and "does not conform: 10 violations" in report.stdout
+    same = kg("validate", str(data), "--graph-format", "turtle")
+    assert (same.exit_code, same.stdout) == (1, report.stdout)
+    assert kg("validate", str(data)).exit_code == 2
+    # standard input: sniffed, or as --graph-format says
+    for args, stdin in ((["validate", "-"], nt), (["validate", "-", "--graph-format", "nt"], nt),
+                        (["validate", "-", "--graph-format", "turtle"], data.read_text())):
+        r = CliRunner().invoke(main, args, input=stdin, env={"KG_TERMINAL": "0"})
+        assert (r.exit_code, r.stdout, r.stderr) == (1, report.stdout, ""), args
+    r = CliRunner().invoke(main, ["export", "-", "-f", "nt"], input=data.read_text(), env={"KG_TERMINAL": "0"})
+    assert (r.exit_code, r.stdout) == (0, nt)
+
+
+CONSTRUCT = ("CONSTRUCT { ?w schema:about ?topic ; schema:name ?t } WHERE { ?w schema:name ?t ; "
+             "dcterms:subject ?topic }")
+
+
+def test_a_construct_answers_with_turtle(works: Path) -> None:
+    r = kg("query", "-g", str(works), "-e", CONSTRUCT)
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == """\
+@prefix schema: <https://schema.org/> .
+@prefix topic: <https://w3id.org/crossref-kg/topic/> .
+
+<https://doi.org/10.5555/llvm.2004>
+    schema:about topic:compilers ;
+    schema:name "LLVM: a compilation framework for lifelong program analysis & transformation" .
+
+<https://doi.org/10.5555/prof.2011>
+    schema:about topic:profiling ;
+    schema:name "A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on" .
+
+"""
+    nt = kg("query", "-g", str(works), "-e", CONSTRUCT, "-f", "nt").stdout
+    assert nt == """\
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/about> <https://w3id.org/crossref-kg/topic/compilers> .
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/name> "LLVM: a compilation framework for lifelong program analysis & transformation" .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/about> <https://w3id.org/crossref-kg/topic/profiling> .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/name> "A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on" .
+"""
+    import pyoxigraph as ox
+    for fmt, parse in (("turtle", ox.RdfFormat.TURTLE), ("json-ld", ox.RdfFormat.JSON_LD)):
+        text = kg("query", "-g", str(works), "-e", CONSTRUCT, "-f", fmt).stdout_bytes
+        assert sorted(f"{t} .\n" for t in ox.parse(text, format=parse)) == nt.splitlines(keepends=True), fmt
+    # a terminal changes nothing, and DESCRIBE is a graph too
+    assert on_terminal("query", "-g", str(works), "-e", CONSTRUCT, columns=60) == r.stdout
+    assert kg("query", "-g", str(works), "-e", "DESCRIBE <https://doi.org/10.5555/llvm.2004>").stdout.startswith(
+        "@prefix dcterms: <http://purl.org/dc/terms/> .\n")
+
+
+def test_a_format_that_does_not_fit_the_query_is_exit_2(works: Path) -> None:
+    rows = "table, csv, tsv, json or markdown"
+    for q, fmt, line in (
+            (CONSTRUCT, "csv", "-f csv is for SELECT and ASK results; a CONSTRUCT or DESCRIBE query answers with a "
+                               "graph: use -f turtle, nt or json-ld"),
+            (CONSTRUCT, "json", "-f json is for SELECT and ASK results; a CONSTRUCT or DESCRIBE query answers with a "
+                                "graph: use -f turtle, nt or json-ld"),
+            (LABELS_FIRST, "turtle", "-f turtle is for CONSTRUCT and DESCRIBE results; a SELECT query answers with "
+                                     f"rows: use -f {rows}"),
+            ("ASK { ?s ?p ?o }", "nt", f"-f nt is for CONSTRUCT and DESCRIBE results; an ASK query answers true or "
+                                       f"false: use -f {rows}")):
+        r = kg("query", "-g", str(works), "-e", q, "-f", fmt)
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"error: {line}\n"), fmt
+    assert kg("query", "-g", str(works), "-e", "ASK { ?s ?p ?o }", "-f", "json").stdout == \
+        '{"head":{},"boolean":true}\n'
 
 
 @pytest.mark.parametrize("fmt", ["nt", "turtle", "json-ld", "nquads", "xml"])
