@@ -25,8 +25,7 @@ def export(graph: Path | None, output: str, fmt: str | None, graph_format: str |
 
     \b
     Example:
-      kg export -f json-ld -o graph.jsonld
-      kg export graph.jsonld -o graph.ttl
+      kg export -f json-ld -o graph.jsonld && kg export graph.jsonld -o graph.ttl
     """
     with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
         given = stdin_graphs((graph,), Path(scratch), graph_format is None)[0] if graph is not None else None

@@ -33,7 +33,7 @@ def validate(graphs: tuple[Path, ...], graph_format: str | None, shapes: Path | 
 
     \b
     Example:
-      kg validate --severity warning
+      kg validate --jobs 2 -f json
       kg export -f nt | kg validate -
     """
     if jobs > 1 and fmt == "turtle":
