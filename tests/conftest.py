@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # Every validation the suite runs (in process, in workers and in CLI subprocesses) goes through both SHACL
     # engines, the compiled one and pySHACL, and fails unless their reports are identical.
     os.environ.setdefault("KG_SHACL_ENGINE", "both")
+    # pySHACL's results are kept per input for the session (kg.validate.engine): a graph validated again is
+    # compared with the reference's first answer on it rather than run through pySHACL again
+    if "KG_SHACL_REFERENCE_CACHE" not in os.environ:
+        os.environ["KG_SHACL_REFERENCE_CACHE"] = tempfile.mkdtemp(prefix="kg-shacl-reference-")
+        config.add_cleanup(lambda: shutil.rmtree(os.environ.pop("KG_SHACL_REFERENCE_CACHE"), ignore_errors=True))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -578,3 +578,20 @@ def test_graph_uris_need_an_endpoint_and_an_iri(ws: Path, hostile: Hostile) -> N
     assert one_line(result) == ("error: --named-graph-uri 'not an iri': is not an absolute IRI; "
                                 "give the graph's full IRI")
     assert hostile.hits() == 0
+
+
+def test_report_sends_the_graphs_asked_for_with_every_query(ws: Path, hostile: Hostile, tmp_path: Path) -> None:
+    """kg report --endpoint: each query it sends carries --default-graph-uri and --named-graph-uri, as kg query's
+    does (whatever the answer then makes of the page)."""
+    url = hostile.on("/sparql", answer(200, VIRTUOSO_STYLE, {"Content-Type": "application/sparql-results+json"}))
+    result, _ = kg("report", "-o", str(tmp_path / "r.html"), "--endpoint", url, "--default-graph-uri", "urn:x:g",
+                   "--named-graph-uri", "urn:x:named")
+    # (this server answers every query with the same two columns: one line saying so, not a traceback)
+    assert one_line(result) == (f"error: {url}: answered query 'stats' with the columns n, label where it returns "
+                                "works, references, cited_works, tools, people, triples; check that the URL is the "
+                                "SPARQL endpoint itself and that it runs the query it is sent")
+    assert hostile.log
+    for method, _path, _headers, body in hostile.log:
+        fields = parse_qsl(body.decode("ascii"), strict_parsing=True)
+        assert method == "POST" and fields[0][0] == "query"
+        assert fields[1:] == [("default-graph-uri", "urn:x:g"), ("named-graph-uri", "urn:x:named")]

@@ -140,3 +140,34 @@ def test_lines_give_the_terms_oxigraph_gives(tmp_path_factory, objects: list[str
     path.write_text("".join(lines), encoding="utf-8")
     assert [tuple(map(_strict, t)) for t in rdflib_triples(lines)] == \
         [tuple(map(_strict, t)) for t in rdflib_triples(path)]
+
+
+def test_the_kept_reference_is_compared_every_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``KG_SHACL_REFERENCE_CACHE`` (the suite's 'both' engine): pySHACL runs once per input, its verdict is kept,
+    the fast engine is still compared with it on every call (a kept verdict that disagrees fails), and inputs
+    whose digest would not be stable (blank nodes) are never kept."""
+    import pickle
+
+    from kg.validate import engine
+
+    monkeypatch.setenv("KG_SHACL_REFERENCE_CACHE", str(tmp_path))
+    shapes = load_shapes()
+    lines = ["<http://example.org/w> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+             "<http://purl.org/spar/fabio/JournalArticle> <http://example.org/g> .\n"]
+    first = engine.validate(None, shapes, lines, engine="both")
+    kept = list(tmp_path.iterdir())
+    assert len(kept) == 1 and pickle.loads(kept[0].read_bytes()) == (first.conforms, first.results)
+    calls: list[int] = []
+    real = engine.validate_pyshacl
+    monkeypatch.setattr(engine, "validate_pyshacl", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = engine.validate(None, shapes, lines, engine="both")
+    assert calls == [] and again.results == first.results
+    engine.validate(None, shapes, lines + [lines[0].replace("/w>", "/v>")], engine="both")  # another input
+    assert calls == [1] and len(list(tmp_path.iterdir())) == 2
+    kept[0].write_bytes(pickle.dumps((not first.conforms, first.results)))
+    with pytest.raises(AssertionError, match="validation engines differ"):
+        engine.validate(None, shapes, lines, engine="both")
+    with_blank = Graph()
+    with_blank.add((BNode("x"), RDF.type, EX.Thing))
+    engine.validate(with_blank, shapes, engine="both")
+    assert calls == [1, 1] and len(list(tmp_path.iterdir())) == 2

@@ -318,3 +318,23 @@ def _on_1k(name: str) -> object:
 def test_virtuoso_answers_like_the_store_on_1k_synthetic_records(synth: Corpus, virtuoso: Virtuoso,
                                                                  name: str) -> None:
     assert_same_answer(synth, virtuoso, name)
+
+
+def test_report_through_virtuoso_names_its_graph(seeds: Corpus, virtuoso: Virtuoso, tmp_path: Path) -> None:
+    """kg report --endpoint with --default-graph-uri: every query goes to the loaded graph only (without it,
+    Virtuoso's own system graphs would count), so the page is the store's page; its commands carry the graph."""
+    from test_report import strip
+    pages = {"store": tmp_path / "store.html", "endpoint": tmp_path / "endpoint.html"}
+    for how, flags in (("store", ["--store", str(seeds.store)]),
+                       ("endpoint", ["--endpoint", virtuoso.url, "--default-graph-uri", seeds.graph,
+                                     "--timeout", "300"])):
+        r = seeds.runner.invoke(main, ["report", "-o", str(pages[how]), *flags], env={"KG_HOME": str(seeds.home)})
+        assert (r.exit_code, r.stderr.startswith(f"wrote {pages[how]} (")) == (0, True), r.output
+    by_store, by_endpoint = (pages[k].read_text(encoding="utf-8") for k in ("store", "endpoint"))
+    assert strip(by_endpoint) == strip(by_store)
+    assert (f"kg query tools --endpoint {virtuoso.url} --default-graph-uri {seeds.graph}</code>"
+            in by_endpoint)
+    r = seeds.runner.invoke(main, ["report", "-o", str(tmp_path / "x.html"), "--default-graph-uri", seeds.graph],
+                            env={"KG_HOME": str(seeds.home)})
+    assert (r.exit_code, r.stderr) == (2, "error: --default-graph-uri and --named-graph-uri go with --endpoint; "
+                                          "a local source answers over the union of its graphs\n")

@@ -30,18 +30,26 @@ from .common import Command
               metavar="S", help="With --endpoint: seconds each request may take in all.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
+@click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
+              help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL 1.1 Protocol). "
+                   "A server such as Virtuoso otherwise answers over all its graphs.")
+@click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
+              help="With --endpoint: a named graph the queries may use with GRAPH (repeatable).")
 def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint: str | None,
-           graphs_dir: Path | None, validate: str, pairs: int, timeout: float, max_bytes: int) -> None:
+           graphs_dir: Path | None, validate: str, pairs: int, timeout: float, max_bytes: int,
+           default_graphs: tuple[str, ...], named_graphs: tuple[str, ...]) -> None:
     """Write the corpus at a glance as one self-contained HTML file (offline, printable).
 
     Sections: overview, the headline tool x paper matrix, tools, works, topics, curation; each
     made from stored queries and showing the 'kg query' command behind it.
 
     \b
-    Example:
+    Examples:
       kg report -o report.html --graphs networks/
+      kg report --endpoint http://127.0.0.1:8890/sparql --default-graph-uri https://example.org/my-graph
     """
     from ..report import write_report
-    done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes, pairs)
+    done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes, pairs,
+                        default_graphs, named_graphs)
     click.echo(f"wrote {done.output} ({done.bytes:,} bytes, {done.works:,} works)"
                + (f" and {len(done.graphs)} network files in {graphs_dir}" if done.graphs else ""), err=True)

@@ -25,15 +25,17 @@ class Written:
 
 def write_report(output: Path, graphs: list[Path] | None = None, store: Path | None = None,
                  endpoint: str | None = None, graphs_dir: Path | None = None, validate: str = "auto",
-                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, pairs: int = 4) -> Written:
+                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, pairs: int = 4,
+                 default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = ()) -> Written:
     """Write the report of one source to ``output`` (atomically) and, with ``graphs_dir``, its networks.
 
     ``validate``: auto (the validation summary for graph files up to VALIDATE_UP_TO bytes), yes, or no.
-    ``pairs``: the topic pairs the matrix offers (the default pair first; each runs the headline query once)."""
+    ``pairs``: the topic pairs the matrix offers (the default pair first; each runs the headline query once).
+    ``default_graphs``, ``named_graphs``: with ``endpoint``, the graphs it answers over (SPARQL 1.1 Protocol)."""
     from .. import api
     from .data import gather
     from .page import Page
-    src = Source(graphs, store, endpoint, timeout, max_bytes)
+    src = Source(graphs, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
     corpus = gather(src, pairs)
     report, note = None, ""
     files = src.local_files

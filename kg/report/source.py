@@ -27,11 +27,16 @@ class Source:
     """One source of the report: graph files (default: the workspace graph), a store folder or an endpoint."""
 
     def __init__(self, graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
-                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+                 timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, default_graphs: tuple[str, ...] = (),
+                 named_graphs: tuple[str, ...] = ()) -> None:
         if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
             raise UsageError("give one source: --graph, --store or --endpoint")
+        if (default_graphs or named_graphs) and not endpoint:
+            raise UsageError("--default-graph-uri and --named-graph-uri go with --endpoint; a local source answers "
+                             "over the union of its graphs")
         self.graphs, self.store, self.endpoint = list(graphs or []), store, endpoint
         self.timeout, self.max_bytes = timeout, max_bytes
+        self.default_graphs, self.named_graphs = tuple(default_graphs), tuple(named_graphs)
         self._ox = None
         if endpoint:
             return
@@ -53,7 +58,8 @@ class Source:
 
     def flags(self) -> list[str]:
         if self.endpoint:
-            return ["--endpoint", self.endpoint]
+            return (["--endpoint", self.endpoint] + [w for g in self.default_graphs for w in ("--default-graph-uri", g)]
+                    + [w for g in self.named_graphs for w in ("--named-graph-uri", g)])
         if self.store:
             return ["--store", str(self.store)]
         out: list[str] = []
@@ -75,11 +81,21 @@ class Source:
         """A stored query's results, exactly as ``kg query NAME`` gives them on this source."""
         params = params or {}
         if self._ox is None:
-            return api.query(name, params, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes)
+            res = api.query(name, params, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes,
+                            default_graphs=self.default_graphs, named_graphs=self.named_graphs)
+            return self._answered(name, res, list(find_query(name).returns))
         stored = find_query(name)
         text = bound_text(stored, params)
         check_local(text, f"query {stored.name!r}")
         return sorted_lists(query_oxigraph(self._ox, text), stored.lists)
+
+    def _answered(self, name: str, res: Results, expected: list[str]) -> Results:
+        """``res`` if it has the columns the query returns (a server may answer another query than it was sent)."""
+        if res.columns != expected:
+            raise KgError(f"{self.endpoint}: answered query {name!r} with the columns {', '.join(res.columns)} "
+                          f"where it returns {', '.join(expected)}; check that the URL is the SPARQL endpoint "
+                          "itself and that it runs the query it is sent")
+        return res
 
     def rows(self, name: str, params: dict[str, str] | None = None) -> list[dict[str, str]]:
         """The results as dicts of column -> text ('' for unbound)."""
@@ -94,7 +110,9 @@ class Source:
         text = "\n".join(line for line in find_query("stats").text.splitlines()
                          if not (m := _COUNT.match(line)) or m[1] in keys)
         if self._ox is None:
-            res = api.query("", {}, text=text, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes)
+            res = api.query("", {}, text=text, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes,
+                            default_graphs=self.default_graphs, named_graphs=self.named_graphs)
+            self._answered("stats", res, list(find_query("stats").returns))  # (the counts left out: unbound)
         else:
             check_local(text, "query 'stats'")
             res = query_oxigraph(self._ox, text)
