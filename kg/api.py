@@ -27,16 +27,26 @@ from .infra.text import plural
 from .infra.workers import Forked, forking_works
 from .ingest.read import display_path, spool
 from .map.context import ContextSpec
-from .query.backends import build_disk_store, load_store, open_disk_store, query_endpoint, query_oxigraph, query_rdflib
+from .query.backends import (
+    answer_oxigraph,
+    build_disk_store,
+    load_store,
+    open_disk_store,
+    query_endpoint,
+    query_rdflib,
+)
 from .query.stored import (
+    Answer,
+    Cell,
     Results,
     bound_text,
     check_local,
     find_query,
     is_plain_query_file,
+    list_sorter,
     paged,
+    query_form,
     shift_error_lines,
-    sorted_lists,
     untitled_cited,
     with_standard_prefixes,
 )
@@ -49,10 +59,12 @@ from .validate import Report, in_shards, validate_collected, validate_file
 # renderer and the width it fits, the stored queries, the default inputs and the default API URL of kg fetch
 from .export import FORMATS  # noqa: F401
 from .fetch import DEFAULT_API_URL  # noqa: F401
+from .query.output import FORMATS as RESULT_FORMATS  # noqa: F401
+from .query.output import PAGE, answer_format, on_terminal, render, terminal_width  # noqa: F401
+from .query.output import write as write_answer  # noqa: F401
 from .query.stored import describe_text as describe_query  # noqa: F401
 from .query.stored import listing as list_queries  # noqa: F401
-from .query.stored import render, stored_queries  # noqa: F401
-from .query.table import terminal_width  # noqa: F401
+from .query.stored import stored_queries  # noqa: F401
 from .resources import seeds_dir  # noqa: F401
 
 WORKSPACE_ENV = "KG_HOME"
@@ -336,16 +348,20 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
 
 
 def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,
-                    engine: str | None = None, on_progress: Callable[..., None] | None = None) -> "Report":
-    """Validate graph files (default: the workspace graph); with ``jobs`` > 1, record by record in parallel.
-    ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
+                    engine: str | None = None, on_progress: Callable[..., None] | None = None,
+                    graph_format: str | None = None) -> "Report":
+    """Validate graph files (default: the workspace graph; in ``graph_format`` when given, else by their
+    extensions); with ``jobs`` > 1, record by record in parallel. ``on_progress("validate", done, total,
+    "shards")`` is told as shards are done."""
+    if graph_format is not None and not graphs:
+        raise UsageError("--graph-format says the format of the GRAPH files given; name them")
     sources = graphs or [workspace_graph()]
     lines: set[str] = set()
     prefixes: dict[str, str] = {}
     for src in sources:
         if not src.exists():
             raise InputError(str(src), "does not exist", "run 'kg build' first or name a graph file")
-        got = read_graph_lines(src, prefixes)
+        got = read_graph_lines(src, prefixes, graph_format)
         if not got:
             from .query.backends import no_triples
             raise no_triples(src)
@@ -354,8 +370,11 @@ def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs:
     return validation.validate_graphs(sorted(lines), shapes, jobs, engine, prefixes, on_progress)
 
 
-def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
-    """Convert a graph file (default: the workspace graph) to another format, canonically."""
+def export_graph(graph: Path | None, fmt: str | None, output: str, graph_format: str | None = None) -> None:
+    """Convert a graph file (default: the workspace graph; in ``graph_format`` when given, else by its
+    extension) to another format, canonically."""
+    if graph_format is not None and graph is None:
+        raise UsageError("--graph-format says the format of the GRAPH file given; name it")
     src = graph or workspace_graph()
     if not src.exists():
         raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
@@ -363,10 +382,11 @@ def export_graph(graph: Path | None, fmt: str | None, output: str) -> None:
         from .infra import parts
         export.write(parts.lines(src), export.resolve_format(fmt, output), output)
         return
-    if src.suffix == ".nq" and is_canonical(src):
+    named = export.format_named(graph_format) if graph_format else "nquads" if src.suffix == ".nq" else None
+    if named == "nquads" and is_canonical(src):
         export.write_file(src, export.resolve_format(fmt, output), output)  # streamed: any size
         return
-    lines = read_graph_lines(src)
+    lines = read_graph_lines(src, fmt=graph_format)
     export.write(lines, export.resolve_format(fmt, output), output)
 
 
@@ -375,14 +395,28 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
           max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
           default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = (),
-          on_text: Callable[[str], None] | None = None) -> Results:
+          on_text: Callable[[str], None] | None = None, graph_format: str | None = None) -> Results:
     """Run a stored query (or SPARQL ``text``) on the union of the graphs of one source: the given
-    graph files or the workspace graph (Oxigraph in memory, or rdflib), an on-disk store, or an endpoint
-    (bounded by ``timeout`` seconds and ``max_bytes``; asked to answer over ``default_graphs`` and
-    ``named_graphs`` when given). A local source refuses a query that would fetch
-    data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
+    graph files (in ``graph_format`` when given, else by their extensions) or the workspace graph (Oxigraph in
+    memory, or rdflib), an on-disk store, or an endpoint (bounded by ``timeout`` seconds and ``max_bytes``; asked
+    to answer over ``default_graphs`` and ``named_graphs`` when given). A local source refuses a query that would
+    fetch data from elsewhere (SERVICE, FROM, FROM NAMED) unless ``allow_remote``. The items of a stored query's
     list columns come back sorted. ``on_text`` is given the text sent to the engine (parameters bound, the
-    page's LIMIT and OFFSET added) before it is sent."""
+    page's LIMIT and OFFSET added) before it is sent. The whole answer: ``answer`` gives its rows as they come."""
+    return answer(name_or_file, params, graphs, text, store, endpoint, engine, allow_remote, timeout, max_bytes,
+                  limit, offset, default_graphs, named_graphs, on_text, graph_format).results()
+
+
+def answer(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
+           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
+           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
+           max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
+           default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = (),
+           on_text: Callable[[str], None] | None = None, graph_format: str | None = None,
+           page: int | None = None) -> Answer:
+    """``query``'s answer as the engine gives it: a SELECT's rows are computed as they are read (on Oxigraph;
+    rdflib and an endpoint answer whole). With ``page`` and no ``limit``, a SELECT is asked for ``page`` + 1
+    rows (the answer's ``page`` is then set: one row more than it says that more follow)."""
     stored = None
     shift = 0
     if text is None and is_plain_query_file(name_or_file):
@@ -407,30 +441,36 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
     if (default_graphs or named_graphs) and not endpoint:
         raise UsageError("--default-graph-uri and --named-graph-uri go with --endpoint; a local source answers "
                          "over the union of its graphs")
-    text = paged(text, limit, offset)
+    asked = page + 1 if page is not None and limit is None and query_form(text) == "SELECT" else None
+    text = paged(text, limit if asked is None else asked, offset)
     if on_text is not None:
         on_text(text)
     try:
         res = _query(text, source, graphs, store, endpoint, engine, allow_remote, timeout, max_bytes,
-                     default_graphs, named_graphs)
+                     default_graphs, named_graphs, graph_format)
     except QueryError as e:
         if not shift:
             raise
         raise QueryError(shift_error_lines(str(e), shift)) from None
-    return sorted_lists(res, stored.lists) if stored is not None else res
+    if asked is not None:
+        res.page = page
+    sort = list_sorter(res.columns, stored.lists) if stored is not None else None
+    return res.mapped(sort) if sort is not None else res
 
 
 FETCH_FOLDER = "fetched"  # where 'kg fetch' saves records unless -o
 ARXIV_DOI = DOI_RESOLVER + "10.48550/arxiv."  # DataCite's arXiv DOIs: Crossref holds no record of them
 
 
-def untitled_note(name_or_file: str | None, res: Results, on_workspace: bool) -> str | None:
-    """The line a table of a stored query ends with when cited works in it have no title, only a DOI (its
-    ``#+ untitled:`` columns): how many, and the command that fetches their Crossref records and builds again with
-    them (``fetch_command``: the workspace's inputs when ``res`` came from the workspace graph). None otherwise."""
+def untitled_note(name_or_file: str | None, columns: list[str], rows: list[list[Cell]],
+                  on_workspace: bool) -> str | None:
+    """The line a table of a stored query ends with when cited works in its ``rows`` have no title, only a DOI
+    (its ``#+ untitled:`` columns): how many, and the command that fetches their Crossref records and builds again
+    with them (``fetch_command``: the workspace's inputs when the rows came from the workspace graph). None
+    otherwise."""
     if not name_or_file or is_plain_query_file(name_or_file):
         return None
-    dois = untitled_cited(find_query(name_or_file), res)
+    dois = untitled_cited(find_query(name_or_file), columns, rows)
     if not dois:
         return None
     what = f"{plural(len(dois), 'cited work')} here {'has' if len(dois) == 1 else 'have'} no title, only a DOI"
@@ -484,15 +524,17 @@ def tools(category: str | None = None) -> Results:
 
 def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str,
            allow_remote: bool, timeout: float, max_bytes: int, default_graphs: tuple[str, ...] = (),
-           named_graphs: tuple[str, ...] = ()) -> Results:
+           named_graphs: tuple[str, ...] = (), graph_format: str | None = None) -> Answer:
     if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
         raise UsageError("give one source: --graph, --store or --endpoint")
+    if graph_format is not None and not graphs:
+        raise UsageError("--graph-format says the format of --graph files; give them with -g FILE")
     if endpoint:
-        return query_endpoint(endpoint, text, timeout, max_bytes, default_graphs, named_graphs)
+        return Answer.of(query_endpoint(endpoint, text, timeout, max_bytes, default_graphs, named_graphs))
     if not allow_remote:
         check_local(text, source)
     if store:
-        return query_oxigraph(open_disk_store(store), text)
+        return answer_oxigraph(open_disk_store(store), text)
     sources = graphs or [workspace_graph()]
     for s in sources:
         if not s.exists():
@@ -500,13 +542,13 @@ def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None
     if engine == "rdflib":
         lines: set[str] = set()
         for s in sources:
-            got = read_graph_lines(s)
+            got = read_graph_lines(s, fmt=graph_format)
             if not got:
                 from .query.backends import no_triples
                 raise no_triples(s)
             lines.update(got)
-        return query_rdflib(sorted(lines), text, allow_remote)
-    return query_oxigraph(load_store(sources), text)
+        return Answer.of(query_rdflib(sorted(lines), text, allow_remote))
+    return answer_oxigraph(load_store(sources, graph_format), text)
 
 
 def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,

@@ -20,7 +20,15 @@ import orjson
 
 from .errors import UsageError
 from .infra import outputs
-from .rdf.nquads import canonical_lines, split_quad, split_triple, triples_from_quads
+from .rdf.nquads import (
+    FORMAT_ALIASES,
+    canonical_lines,
+    format_named,
+    graph_extensions,
+    split_quad,
+    split_triple,
+    triples_from_quads,
+)
 from .rdf.terms import literal_parts
 from .rdf.vocab import RDF, Prefixer
 from .resources import data_file
@@ -29,27 +37,29 @@ RDF_TYPE = RDF.type
 FORMATS = {
     "turtle": ".ttl", "json-ld": ".jsonld", "nt": ".nt", "nquads": ".nq", "trig": ".trig", "xml": ".rdf",
 }
-ALIASES = {"ttl": "turtle", "jsonld": "json-ld", "ntriples": "nt", "n-triples": "nt", "nq": "nquads",
-           "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "owl": "xml", "json": "json-ld"}
+ALIASES = FORMAT_ALIASES  # (the readers' table: what kg writes under a name it reads back under that name)
 QUAD_FORMATS = ("nquads", "trig")
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.]*$")
 
 
 def resolve_format(fmt: str | None, output: str | None) -> str:
-    """The format named by --format, else by the output's extension, else Turtle."""
+    """The format named by --format, else by the output's extension (the extensions the graph readers take,
+    ``kg.rdf.nquads.graph_extensions``), else Turtle (no extension, or standard output); an extension of no RDF
+    format is a UsageError."""
     if fmt:
-        key = fmt.lower()
-        key = ALIASES.get(key, key)
-        if key not in FORMATS:
+        key = format_named(fmt)
+        if key is None:
             raise UsageError(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
         return key
     if output and output != "-":
         name = output[:-3] if output.endswith(".gz") else output
-        ext = Path(name).suffix.lower().lstrip(".")
-        key = ALIASES.get(ext, ext)
-        for f, e in FORMATS.items():
-            if e.lstrip(".") == key or f == key:
-                return f
+        ext = Path(name).suffix
+        if ext:
+            key = format_named(ext[1:])
+            if key is None:
+                raise UsageError(f"{output}: {ext!r} is the extension of no RDF format; name the file with one of "
+                                 f"{', '.join(graph_extensions())}, or give -f FORMAT")
+            return key
     return "turtle"
 
 
@@ -127,9 +137,12 @@ class _Body:
 
 
 def write_turtle(lines: Iterable[str], fh: IO[str]) -> None:
-    px = Prefixer()
+    _turtle(triples_from_quads(lines), fh, Prefixer())
+
+
+def _turtle(triples: Iterable[str], fh: IO[str], px: Prefixer) -> None:
     body = _Body(px)
-    for chunk in _turtle_body(map(split_triple, triples_from_quads(lines)), px):
+    for chunk in _turtle_body(map(split_triple, triples), px):
         body.write(chunk)
     fh.write(_prefix_header(px, body.used))
     body.copy_to(fh)
@@ -221,10 +234,13 @@ def _indented(obj: object, by: str) -> str:
 
 def write_jsonld(lines: Iterable[str], fh: IO[str]) -> None:
     """One node object per subject, streamed; the bytes equal orjson's indented dump of the whole document."""
-    px = Prefixer()
+    _jsonld(triples_from_quads(lines), fh, Prefixer())
+
+
+def _jsonld(triples: Iterable[str], fh: IO[str], px: Prefixer) -> None:
     fh.write("{\n  \"@context\": " + _indented(context(), "  ") + ",\n  \"@graph\": [")
     first = True
-    for s, group in groupby(map(split_triple, triples_from_quads(lines)), key=lambda t: t[0]):
+    for s, group in groupby(map(split_triple, triples), key=lambda t: t[0]):
         node = _node_object(s, list(group), px)
         fh.write(("\n    " if first else ",\n    ") + _indented(node, "    "))
         first = False
@@ -280,6 +296,18 @@ def write(lines: Iterable[str], fmt: str, output: str) -> None:
     writer = WRITERS[fmt]
     with outputs.atomic_writer(output) as fh:
         writer(lines, fh)
+
+
+def write_triples(triples: Iterable[str], fmt: str, fh: IO[str], prefixes: dict[str, str] | None = None) -> None:
+    """Sorted, unique N-Triples lines (the graph a CONSTRUCT or DESCRIBE query answers with) as ``fmt``: ``nt``,
+    ``turtle`` or ``json-ld``; Turtle compacts IRIs with ``prefixes`` (default: the graph's; JSON-LD always
+    uses the graph's, which its embedded context declares)."""
+    if fmt == "nt":
+        fh.writelines(triples)
+    elif fmt == "json-ld":
+        _jsonld(triples, fh, Prefixer())
+    else:
+        _turtle(triples, fh, Prefixer(prefixes) if prefixes is not None else Prefixer())
 
 
 def write_file(graph: Path, fmt: str, output: str) -> None:

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kg.cli import main
+from kg.rdf.nquads import graph_extensions
 
 GRAPH = """\
 <https://doi.org/10.1145/2024716.2024718> <https://schema.org/name> "A very long title about profiling parallel programs on many cores" .
@@ -37,65 +40,188 @@ def kg(*args: str, **env: str) -> Result:
 
 # ---------------------------------------------------------------- tables that fit the reader
 
+WORKS = """\
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/name> "LLVM: a compilation framework for lifelong program analysis & transformation" .
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/isPartOf> "CGO" .
+<https://doi.org/10.5555/llvm.2004> <http://purl.org/dc/terms/subject> <https://w3id.org/crossref-kg/topic/compilers> .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/name> "A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on" .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/isPartOf> "Proceedings of the Symposium on Code Generation and Optimization" .
+<https://doi.org/10.5555/prof.2011> <http://purl.org/dc/terms/subject> <https://w3id.org/crossref-kg/topic/profiling> .
+"""
+LABELS_FIRST = ("SELECT ?title ?venue ?topic ?work WHERE { ?work schema:name ?title ; schema:isPartOf ?venue ; "
+                "dcterms:subject ?topic } ORDER BY ?work")
 WHOLE = """\
-w                                         title                                                              venue
-----------------------------------------  -----------------------------------------------------------------  -------------------------------------------------------------
-https://doi.org/10.1109/cgo.2004.1281665  LLVM: a compilation framework                                      CGO
-https://doi.org/10.1145/2024716.2024718   A very long title about profiling parallel programs on many cores  Proceedings of the International Symposium on Code Generation
+title                                                                                                          venue                                                             topic            work
+-------------------------------------------------------------------------------------------------------------- ----------------------------------------------------------------- ---------------- -----------------
+LLVM: a compilation framework for lifelong program analysis & transformation                                   CGO                                                               topic:compilers  10.5555/llvm.2004
+A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on  Proceedings of the Symposium on Code Generation and Optimization  topic:profiling  10.5555/prof.2011
 (2 rows)
 """
 
 
-def test_a_table_off_a_terminal_is_whole(graph: Path, tmp_path: Path) -> None:
-    r = kg("query", "-g", str(graph), "-e", TITLES)
+@pytest.fixture
+def works(tmp_path: Path) -> Path:
+    p = tmp_path / "works.nt"
+    p.write_text(WORKS, encoding="utf-8")
+    return p
+
+
+def on_terminal(*args: str, columns: int) -> str:
+    r = kg(*args, KG_TERMINAL="1", COLUMNS=str(columns))
+    assert (r.exit_code, r.stderr) == (0, ""), r.output
+    return r.stdout
+
+
+def test_a_table_written_to_a_file_is_whole(works: Path) -> None:
+    """Off a terminal (CliRunner's output is no terminal, as a file or a pipe is not) nothing is cut: whole values,
+    aligned, plain text: no box drawing, no colour codes, no trailing spaces; the terminal's width plays no part."""
+    r = CliRunner().invoke(main, ["query", "-g", str(works), "-e", LABELS_FIRST], env={"KG_TERMINAL": None,
+                                                                                         "COLUMNS": "60"})
     assert (r.exit_code, r.stdout, r.stderr) == (0, WHOLE, "")
-    # a "terminal" of 60 columns does not matter when the output is not one
-    assert kg("query", "-g", str(graph), "-e", TITLES, COLUMNS="60").stdout == WHOLE
+    assert not re.search(r"[\x1b\u2500-\u257f]| \n", r.stdout)
 
 
-def test_a_table_on_a_narrow_terminal_shortens_text_not_identifiers(graph: Path) -> None:
-    r = kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="60")
-    assert r.exit_code == 0
-    assert r.stdout == """\
-w                                         title     venue
-----------------------------------------  --------  --------
-https://doi.org/10.1109/cgo.2004.1281665  LLVM: a…  CGO
-https://doi.org/10.1145/2024716.2024718   A very …  Proceed…
+def test_a_table_at_width_60_shortens_the_text_never_the_identifiers(works: Path) -> None:
+    out = on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, columns=60)
+    assert out == """\
+title        venue        topic            work
+------------ ------------ ---------------- -----------------
+LLVM: a co…  CGO          topic:compilers  10.5555/llvm.2004
+A very lon…  Proceeding…  topic:profiling  10.5555/prof.2011
 (2 rows)
-(values shortened to fit the terminal; --wide shows them whole)
+(values shortened to fit; --wide shows them whole)
 """
+    assert max(len(line) for line in out.splitlines()[:4]) == 60
 
 
-def test_the_widest_text_column_is_shortened_first(graph: Path) -> None:
-    r = kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="150")
-    assert r.stdout == """\
-w                                         title                                                  venue
-----------------------------------------  -----------------------------------------------------  -----------------------------------------------------
-https://doi.org/10.1109/cgo.2004.1281665  LLVM: a compilation framework                          CGO
-https://doi.org/10.1145/2024716.2024718   A very long title about profiling parallel programs …  Proceedings of the International Symposium on Code G…
+def test_a_table_at_width_200_shortens_the_widest_text_column_first(works: Path) -> None:
+    out = on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, columns=200)
+    assert out == """\
+title                                                                                               venue                                                             topic            work
+--------------------------------------------------------------------------------------------------- ----------------------------------------------------------------- ---------------- -----------------
+LLVM: a compilation framework for lifelong program analysis & transformation                        CGO                                                               topic:compilers  10.5555/llvm.2004
+A very long title about profiling parallel programs on many cores, with a subtitle that goes on a…  Proceedings of the Symposium on Code Generation and Optimization  topic:profiling  10.5555/prof.2011
 (2 rows)
-(values shortened to fit the terminal; --wide shows them whole)
+(values shortened to fit; --wide shows them whole)
 """
-    assert max(len(line) for line in r.stdout.splitlines()) <= 150
+    assert max(len(line) for line in out.splitlines()[:4]) == 200
 
 
-def test_a_table_on_a_wide_terminal_is_whole_and_wide_shows_all(graph: Path) -> None:
-    assert kg("query", "-g", str(graph), "-e", TITLES, KG_TERMINAL="1", COLUMNS="200").stdout == WHOLE
-    assert kg("query", "-g", str(graph), "-e", TITLES, "--wide", KG_TERMINAL="1", COLUMNS="60").stdout == WHOLE
+def test_a_table_that_fits_is_whole_and_wide_shows_all(works: Path) -> None:
+    assert on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, columns=211) == WHOLE
+    assert on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, "--wide", columns=60) == WHOLE
 
 
-def test_a_doi_literal_is_an_identifier_too(tmp_path: Path) -> None:
+def test_identifiers_are_never_cut_even_past_the_width(tmp_path: Path) -> None:
+    """A DOI, an ORCID iD or a URL in a literal is an identifier too; when the identifiers alone are wider than
+    the terminal, the text columns are at their least and the table is wider (the terminal wraps its lines)."""
     g = tmp_path / "d.nt"
     g.write_text('<https://x.org/a> <https://schema.org/identifier> "10.1145/2024716.2024718-with-a-long-suffix" .\n'
-                 '<https://x.org/a> <https://schema.org/name> "Some title of many words" .\n', encoding="utf-8")
-    q = "SELECT ?doi ?title WHERE { ?w <https://schema.org/identifier> ?doi ; <https://schema.org/name> ?title }"
-    assert kg("query", "-g", str(g), "-e", q, KG_TERMINAL="1", COLUMNS="40").stdout == """\
-doi                                         title
-------------------------------------------  --------
-10.1145/2024716.2024718-with-a-long-suffix  Some ti…
+                 '<https://x.org/a> <https://schema.org/name> "Some title of many words" .\n'
+                 '<https://x.org/a> <https://schema.org/author> "0000-0002-1825-0097" .\n', encoding="utf-8")
+    q = ("SELECT ?doi ?title ?orcid WHERE { ?w <https://schema.org/identifier> ?doi ; <https://schema.org/name> ?title ;"
+         " <https://schema.org/author> ?orcid }")
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=40) == """\
+doi                                         title     orcid
+------------------------------------------- --------- -------------------
+10.1145/2024716.2024718-with-a-long-suffix  Some ti…  0000-0002-1825-0097
 (1 row)
-(values shortened to fit the terminal; --wide shows them whole)
+(values shortened to fit; --wide shows them whole)
 """
+
+
+def test_wide_characters_take_two_cells(tmp_path: Path) -> None:
+    """rich measures text as a terminal draws it: CJK characters take two cells, combining accents none."""
+    g = tmp_path / "w.nt"
+    g.write_text('<https://doi.org/10.5555/ja> <https://schema.org/name> "深層学習コンパイラの研究" .\n'
+                 '<https://doi.org/10.5555/fr> <https://schema.org/name> "Une e\u0301tude des compilateurs" .\n',
+                 encoding="utf-8")
+    q = "SELECT ?title ?w WHERE { ?w schema:name ?title } ORDER BY ?w"
+    assert kg("query", "-g", str(g), "-e", q).stdout == """\
+title                       w
+--------------------------- ----------
+Une étude des compilateurs  10.5555/fr
+深層学習コンパイラの研究    10.5555/ja
+(2 rows)
+""".replace("é", "e\u0301")
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=30) == """\
+title               w
+------------------- ----------
+Une étude des com…  10.5555/fr
+深層学習コンパイ …  10.5555/ja
+(2 rows)
+(values shortened to fit; --wide shows them whole)
+""".replace("é", "e\u0301")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 120), st.booleans()), min_size=1, max_size=8), st.integers(0, 400))
+def test_fitted_widths_shorten_the_widest_text_first(cols: list[tuple[int, bool]], budget: int) -> None:
+    from kg.query.output import MIN_TEXT, fitted
+    full = [f for f, _ in cols]
+    least = [f if ident else min(f, MIN_TEXT) for f, ident in cols]
+    widths = fitted(full, least, budget)
+    assert all(m <= w <= f for m, w, f in zip(least, widths, full, strict=True))
+    assert sum(widths) <= max(budget, sum(least))
+    if sum(full) <= budget:
+        assert widths == full
+    elif sum(least) <= budget:
+        assert sum(widths) == budget  # (all the room is used)
+    cut = [w for w, f in zip(widths, full, strict=True) if w < f]
+    # a column is cut only down to the width of the widest columns left whole or cut less
+    assert all(w >= max(cut) - 1 or w == m for w, m in zip(cut, [m for m, w, f in zip(least, widths, full,
+                                                                                          strict=True) if w < f],
+                                                                strict=True))
+
+
+# ---------------------------------------------------------------- short IRIs in tables
+
+IRIS = """\
+<https://x.org/s> <https://x.org/p> <https://doi.org/10.1145/3620665.3640367> .
+<https://x.org/s> <https://x.org/p> <https://doi.org/10.5555/a%3Cb%3E> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/tool/pytorch> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/tool/named/tvm-unity> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/topic/profiling> .
+<https://x.org/s> <https://x.org/p> <https://schema.org/Person> .
+<https://x.org/s> <https://x.org/p> <http://purl.org/spar/cito/cites> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/ontology#ToolRecognition> .
+<https://x.org/s> <https://x.org/p> <https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097> .
+<https://x.org/s> <https://x.org/p> _:b1 .
+<https://x.org/s> <https://x.org/p> "10.1145/literal.doi" .
+"""
+
+
+def test_a_table_shows_iris_as_dois_and_prefixed_names(tmp_path: Path) -> None:
+    """In a table a doi.org IRI is its DOI and an IRI of a standard prefix its prefixed name (one that can be
+    typed back: ``-p target=tool:pytorch``); other IRIs stay whole (a local name with '/' is no prefixed name).
+    csv, tsv and json keep every IRI whole."""
+    g = tmp_path / "iris.nt"
+    g.write_text(IRIS, encoding="utf-8")
+    q = "SELECT ?o (isIRI(?o) AS ?iri) WHERE { ?s ?p ?o } ORDER BY STR(?o)"
+    table = kg("query", "-g", str(g), "-e", q).stdout
+    assert re.sub(r"_:\S+", lambda m: "_:B".ljust(len(m.group(0))), table) == """\
+o                                                              iri
+-------------------------------------------------------------- -----
+_:B                                                            false
+10.1145/literal.doi                                            false
+cito:cites                                                     true
+10.1145/3620665.3640367                                        true
+10.5555/a<b>                                                   true
+schema:Person                                                  true
+kg:ToolRecognition                                             true
+https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097  true
+https://w3id.org/crossref-kg/tool/named/tvm-unity              true
+tool:pytorch                                                   true
+topic:profiling                                                true
+(11 rows)
+"""
+    assert kg("query", "-g", str(g), "-e", q, "-f", "markdown").stdout.count("tool:pytorch") == 1
+    csv_out = kg("query", "-g", str(g), "-e", q, "-f", "csv").stdout_bytes.decode()
+    tsv_out = kg("query", "-g", str(g), "-e", q, "-f", "tsv").stdout
+    json_out = kg("query", "-g", str(g), "-e", q, "-f", "json").stdout
+    for iri in ("https://doi.org/10.5555/a%3Cb%3E", "https://w3id.org/crossref-kg/tool/pytorch",
+                "https://schema.org/Person", "https://w3id.org/crossref-kg/topic/profiling"):
+        assert f"\r\n{iri},true\r\n" in csv_out and f"\n<{iri}>\ttrue\n" in tsv_out and f'"{iri}"' in json_out
 
 
 # ---------------------------------------------------------------- paging in the SPARQL
@@ -138,6 +264,66 @@ def test_limit_and_offset_page_a_stored_query(graph: Path, tmp_path: Path) -> No
     page = json.loads(kg("query", "-g", str(graph), "-e", TITLES, "-f", "json", "--offset", "1").stdout)
     assert page["results"]["bindings"] == rows[1:]
     assert kg("query", "-g", str(graph), "-e", TITLES, "--limit", "-1").exit_code == 2
+
+
+# ---------------------------------------------------------------- a page on a terminal, rows streamed elsewhere
+
+NAMES = "SELECT ?name WHERE { ?s schema:name ?name } ORDER BY ?name"
+
+
+@pytest.fixture
+def names(tmp_path: Path) -> Path:
+    p = tmp_path / "names.nt"
+    p.write_text("".join(f'<https://x.org/s{i}> <https://schema.org/name> "name {i:03d}" .\n' for i in range(1, 121)),
+                 encoding="utf-8")
+    return p
+
+
+def test_a_terminal_shows_one_page_and_says_how_to_see_more(names: Path) -> None:
+    """50 rows a page (kg.query.output.PAGE); the engine is asked for one more, which says that more follow."""
+    r = kg("query", "-g", str(names), "-e", NAMES, "--show-query", KG_TERMINAL="1", COLUMNS="80")
+    assert (r.exit_code, r.stderr) == (0, "PREFIX schema: <https://schema.org/>\n" + NAMES + "\nLIMIT 51\n")
+    assert r.stdout.splitlines() == ["name", "--------", *(f"name {i:03d}" for i in range(1, 51)),
+                                     "(the first 50 rows; more follow: --offset 50 shows the next page, --all every row)"]
+    page2 = on_terminal("query", "-g", str(names), "-e", NAMES, "--offset", "50", columns=80).splitlines()
+    assert page2[2:] == [*(f"name {i:03d}" for i in range(51, 101)),
+                         "(rows 51 to 100; more follow: --offset 100 shows the next page, --all every row)"]
+    last = on_terminal("query", "-g", str(names), "-e", NAMES, "--offset", "100", columns=80).splitlines()
+    assert last[2:] == [*(f"name {i:03d}" for i in range(101, 121)), "(20 rows)"]
+    every = on_terminal("query", "-g", str(names), "-e", NAMES, "--all", columns=80).splitlines()
+    assert every[2:] == [*(f"name {i:03d}" for i in range(1, 121)), "(120 rows)"]
+    asked = on_terminal("query", "-g", str(names), "-e", NAMES, "--limit", "70", columns=80).splitlines()
+    assert asked[-2:] == ["name 070", "(70 rows)"]
+    # off a terminal, and in the formats for programs, every row
+    assert kg("query", "-g", str(names), "-e", NAMES).stdout.splitlines()[-2:] == ["name 120", "(120 rows)"]
+    assert len(on_terminal("query", "-g", str(names), "-e", NAMES, "-f", "csv", columns=80).splitlines()) == 121
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "json", "markdown"])
+def test_rows_are_written_as_the_engine_yields_them(names: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """A spy between the engine and the writer: when the engine is asked for its k-th row, the rows before it are
+    already on standard output."""
+    import sys
+
+    from kg import api
+    from kg.query.stored import Answer
+    real = api.answer_oxigraph
+    written_before: list[int] = []
+
+    def spied(store, text):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
+        answer = real(store, text)
+
+        def rows():  # type: ignore[no-untyped-def]  # noqa: ANN202
+            for row in answer.rows:
+                sys.stdout.flush()
+                written_before.append(len(re.findall(rb"name \d{3}", sys.stdout.buffer.getvalue())))
+                yield row
+        return Answer(answer.columns, rows(), answer.boolean, answer.graph, answer.page)
+
+    monkeypatch.setattr(api, "answer_oxigraph", spied)
+    r = kg("query", "-g", str(names), "-e", NAMES, "-f", fmt)
+    assert r.exit_code == 0 and len(re.findall(r"name \d{3}", r.stdout)) == 120
+    assert written_before == list(range(120))
 
 
 # ---------------------------------------------------------------- parameters people can type
@@ -352,13 +538,16 @@ def _kg_script() -> str:
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    """``kg export | head -1``: exit 141 (128 + SIGPIPE, as a shell reports other tools) and nothing on stderr."""
+    """``kg export | head -1``, ``kg query ... | head -1`` (table, csv, tsv, json): exit 141 (128 + SIGPIPE, as a
+    shell reports other tools) or 0, and nothing on stderr. A real pipe, closed by the reader after one line."""
     import subprocess
     big = tmp_path / "big.nt"
-    big.write_text("".join(f"<https://x.org/s{i:06d}> <https://schema.org/name> \"name number {i} of many\" .\n"
-                           for i in range(40_000)), encoding="utf-8")  # ~3 MB: far more than a pipe's buffer
-    for args in (["export", str(big), "-f", "nt"],
-                 ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }", "-f", "tsv"]):
+    big.write_text("".join(f"<https://x.org/s{i:05d}> <https://schema.org/name> \"name number {i} of many, {'x' * 90}\" .\n"
+                           for i in range(3000)), encoding="utf-8")  # ~400 KB: far more than a pipe's buffer
+    query = ["query", "-g", str(big), "-e", "SELECT ?s ?p ?o { ?s ?p ?o }"]
+    for args, first_line in ((["export", str(big), "-f", "nt"], b"<https://x.org/s"), (query, b"s "),
+                             ([*query, "-f", "csv"], b"s,p,o"), ([*query, "-f", "tsv"], b"?s\t?p\t?o"),
+                             ([*query, "-f", "json"], b"{")):
         p = subprocess.Popen([_kg_script(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={"PATH": "/usr/bin:/bin", "KG_HOME": str(tmp_path / "ws")})
         assert p.stdout is not None and p.stderr is not None
@@ -367,15 +556,115 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
         err = p.stderr.read()
         assert p.wait() in (0, 141), (args, err)
         assert err == b"", err
-        assert first.startswith((b"<https://x.org/s", b"?s")), first
+        assert first.startswith(first_line), first
 
 
-@pytest.mark.parametrize("ext", [".nquads", ".turtle", ".json-ld", ".ntriples", ".nq", ".ttl", ".jsonld"])
-def test_every_export_extension_is_read_back(graph: Path, tmp_path: Path, ext: str) -> None:
-    out = tmp_path / f"g{ext}"
-    assert kg("export", str(graph), "-o", str(out)).exit_code == 0
-    r = kg("query", "-g", str(out), "-e", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "-f", "csv")
-    assert (r.exit_code, r.stdout.splitlines(), r.stderr) == (0, ["n", "4"], "")
+def test_export_names_and_graph_readers_take_the_same_extensions(works: Path, tmp_path: Path) -> None:
+    """Both ways: every extension kg export names a format by, kg query -g reads back; every name the readers
+    refuse, kg export refuses too (exit 2), instead of writing a file nothing reads."""
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    candidates = [*graph_extensions(), ".n3", ".txt", ".data", ".hext", ".owx", ".csv", ".jsonl", ".html"]
+    for ext in candidates:
+        out = tmp_path / f"g{ext}"
+        written = kg("export", str(works), "-o", str(out))
+        read = kg("query", "-g", str(out), "-e", count, "-f", "csv")
+        if ext in graph_extensions():
+            assert (written.exit_code, read.exit_code, read.stdout.splitlines()) == (0, 0, ["n", "6"]), ext
+            assert kg("export", str(works), "-o", f"{out}.gz").exit_code == 0
+            assert kg("query", "-g", f"{out}.gz", "-e", count, "-f", "csv").stdout.splitlines() == ["n", "6"], ext
+        else:
+            assert (written.exit_code, read.exit_code, out.exists()) == (2, 2, False), ext
+            assert written.stderr == (f"error: {out}: {ext!r} is the extension of no RDF format; name the file with "
+                                      f"one of {', '.join(graph_extensions())}, or give -f FORMAT\n")
+    assert graph_extensions()[:4] == [".json", ".json-ld", ".jsonld", ".n-quads"]
+
+
+def test_graph_format_overrides_the_extension(works: Path, tmp_path: Path) -> None:
+    """--graph-format on kg query -g, kg validate and kg export's input; '-' reads standard input for all three."""
+    data = tmp_path / "works.data"
+    data.write_bytes(kg("export", str(works), "-f", "turtle").stdout_bytes)
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    r = kg("query", "-g", str(data), "-e", count)
+    assert (r.exit_code, r.stderr) == (2, f"error: {data}: has an unknown RDF extension '.data'; use one of "
+                                          f"{', '.join(graph_extensions())} "
+                                          "(gzipped or not), or say the format with --graph-format\n")
+    for args in (["-g", str(data), "--graph-format", "turtle"], ["-g", str(data), "--graph-format", "ttl"],
+                 ["-g", str(data), "--graph-format", "turtle", "--engine", "rdflib"]):
+        assert kg("query", *args, "-e", count, "-f", "csv").stdout.splitlines() == ["n", "6"], args
+    r = kg("query", "-g", str(data), "--graph-format", "nt", "-e", count)
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {data}: is not a readable RDF graph (")
+    assert kg("query", "--graph-format", "nt", "-e", count).stderr == \
+        "error: --graph-format says the format of --graph files; give them with -g FILE\n"
+    # kg export and kg validate read it the same way
+    nt = kg("export", str(works), "-f", "nt").stdout
+    assert kg("export", str(data), "--graph-format", "turtle", "-f", "nt").stdout == nt
+    assert kg("export", str(data), "-f", "nt").exit_code == 2
+    report = kg("validate", str(works))
+    assert report.exit_code == 1 and "does not conform: 10 violations" in report.stdout
+    same = kg("validate", str(data), "--graph-format", "turtle")
+    assert (same.exit_code, same.stdout) == (1, report.stdout)
+    assert kg("validate", str(data)).exit_code == 2
+    # standard input: sniffed, or as --graph-format says
+    for args, stdin in ((["validate", "-"], nt), (["validate", "-", "--graph-format", "nt"], nt),
+                        (["validate", "-", "--graph-format", "turtle"], data.read_text())):
+        r = CliRunner().invoke(main, args, input=stdin, env={"KG_TERMINAL": "0"})
+        assert (r.exit_code, r.stdout, r.stderr) == (1, report.stdout, ""), args
+    r = CliRunner().invoke(main, ["export", "-", "-f", "nt"], input=data.read_text(), env={"KG_TERMINAL": "0"})
+    assert (r.exit_code, r.stdout) == (0, nt)
+
+
+CONSTRUCT = ("CONSTRUCT { ?w schema:about ?topic ; schema:name ?t } WHERE { ?w schema:name ?t ; "
+             "dcterms:subject ?topic }")
+
+
+def test_a_construct_answers_with_turtle(works: Path) -> None:
+    r = kg("query", "-g", str(works), "-e", CONSTRUCT)
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == """\
+@prefix schema: <https://schema.org/> .
+@prefix topic: <https://w3id.org/crossref-kg/topic/> .
+
+<https://doi.org/10.5555/llvm.2004>
+    schema:about topic:compilers ;
+    schema:name "LLVM: a compilation framework for lifelong program analysis & transformation" .
+
+<https://doi.org/10.5555/prof.2011>
+    schema:about topic:profiling ;
+    schema:name "A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on" .
+
+"""
+    nt = kg("query", "-g", str(works), "-e", CONSTRUCT, "-f", "nt").stdout
+    assert nt == """\
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/about> <https://w3id.org/crossref-kg/topic/compilers> .
+<https://doi.org/10.5555/llvm.2004> <https://schema.org/name> "LLVM: a compilation framework for lifelong program analysis & transformation" .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/about> <https://w3id.org/crossref-kg/topic/profiling> .
+<https://doi.org/10.5555/prof.2011> <https://schema.org/name> "A very long title about profiling parallel programs on many cores, with a subtitle that goes on and on and on" .
+"""
+    import pyoxigraph as ox
+    for fmt, parse in (("turtle", ox.RdfFormat.TURTLE), ("json-ld", ox.RdfFormat.JSON_LD)):
+        text = kg("query", "-g", str(works), "-e", CONSTRUCT, "-f", fmt).stdout_bytes
+        assert sorted(f"{t} .\n" for t in ox.parse(text, format=parse)) == nt.splitlines(keepends=True), fmt
+    # a terminal changes nothing, and DESCRIBE is a graph too
+    assert on_terminal("query", "-g", str(works), "-e", CONSTRUCT, columns=60) == r.stdout
+    assert kg("query", "-g", str(works), "-e", "DESCRIBE <https://doi.org/10.5555/llvm.2004>").stdout.startswith(
+        "@prefix dcterms: <http://purl.org/dc/terms/> .\n")
+
+
+def test_a_format_that_does_not_fit_the_query_is_exit_2(works: Path) -> None:
+    rows = "table, csv, tsv, json or markdown"
+    for q, fmt, line in (
+            (CONSTRUCT, "csv", "-f csv is for SELECT and ASK results; a CONSTRUCT or DESCRIBE query answers with a "
+                               "graph: use -f turtle, nt or json-ld"),
+            (CONSTRUCT, "json", "-f json is for SELECT and ASK results; a CONSTRUCT or DESCRIBE query answers with a "
+                                "graph: use -f turtle, nt or json-ld"),
+            (LABELS_FIRST, "turtle", "-f turtle is for CONSTRUCT and DESCRIBE results; a SELECT query answers with "
+                                     f"rows: use -f {rows}"),
+            ("ASK { ?s ?p ?o }", "nt", f"-f nt is for CONSTRUCT and DESCRIBE results; an ASK query answers true or "
+                                       f"false: use -f {rows}")):
+        r = kg("query", "-g", str(works), "-e", q, "-f", fmt)
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"error: {line}\n"), fmt
+    assert kg("query", "-g", str(works), "-e", "ASK { ?s ?p ?o }", "-f", "json").stdout == \
+        '{"head":{},"boolean":true}\n'
 
 
 @pytest.mark.parametrize("fmt", ["nt", "turtle", "json-ld", "nquads", "xml"])

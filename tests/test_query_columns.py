@@ -257,7 +257,7 @@ def test_kg_topics_lists_the_scheme_in_tree_order(tmp_path: Path) -> None:
     table = ok(tmp_path, "topics").splitlines()
     assert table[:4] == [
         "label                                             id                            broader",
-        "------------------------------------------------  ----------------------------  -----------------------",
+        "------------------------------------------------- ----------------------------- -----------------------",
         "Computing                                         computing",
         "Artificial intelligence                           artificial-intelligence       computing"]
     assert table[-1] == "(77 rows)"

@@ -1,11 +1,12 @@
 """What the command modules share: the one-line error exit, the command class that maps library errors to it,
-and the graph format choice."""
+the graph format choice, and graphs read from standard input ('-')."""
 
 from __future__ import annotations
 
 import errno
 import sqlite3
 import sys
+from pathlib import Path
 
 import click
 
@@ -13,6 +14,33 @@ from .. import api
 from ..errors import KgError
 
 FORMAT_CHOICE = click.Choice([*api.FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
+
+
+def _sniffed_suffix(head: bytes) -> str:
+    """The extension of the RDF format a graph on standard input looks like: JSON-LD, RDF/XML, N-Quads
+    (lines of <...> terms; N-Triples too) or else TriG (which reads Turtle too)."""
+    start = head.lstrip()
+    if start[:1] in (b"{", b"["):
+        return ".jsonld"
+    if start.startswith((b"<?xml", b"<rdf:")):
+        return ".rdf"
+    first = start.split(b"\n", 1)[0].rstrip()
+    return ".nq" if start.startswith((b"<", b"_:")) and first.endswith(b".") else ".trig"
+
+
+def stdin_graphs(graphs: tuple[Path, ...], scratch: Path, sniff: bool = True) -> list[Path]:
+    """The graph files, with '-' read from standard input into a file of ``scratch`` (its format sniffed, unless
+    ``sniff`` is false: --graph-format says it)."""
+    out = []
+    for g in graphs:
+        if str(g) != "-":
+            out.append(g)
+            continue
+        data = sys.stdin.buffer.read()
+        path = scratch / f"stdin{_sniffed_suffix(data[:4096]) if sniff else ''}"
+        path.write_bytes(data)
+        out.append(path)
+    return out
 
 
 class Fail(click.ClickException):
@@ -36,7 +64,9 @@ class Command(click.Command):
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
+            done = super().invoke(ctx)
+            sys.stdout.flush()  # (here, so that a reader that went away is met below, not at exit)
+            return done
         except KgError as e:
             raise Fail(str(e), e.exit_code) from None
         except OSError as e:

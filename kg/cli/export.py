@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import click
 
 from .. import api
-from .common import FORMAT_CHOICE, Command
+from .common import FORMAT_CHOICE, Command, stdin_graphs
 
 
 @click.command("export", cls=Command)
@@ -16,11 +17,16 @@ from .common import FORMAT_CHOICE, Command
               help="Where to write ('-' for stdout); .gz compresses. A file (a symlink is followed) is replaced "
                    "atomically; a FIFO or a character device is written in place, as a stream.")
 @click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
-def export(graph: Path | None, output: str, fmt: str | None) -> None:
-    """Convert a graph (default: the workspace graph) to another format, canonically.
+@click.option("--graph-format", type=FORMAT_CHOICE,
+              help="The format of GRAPH (default: from its extension; sniffed for '-').")
+def export(graph: Path | None, output: str, fmt: str | None, graph_format: str | None) -> None:
+    """Convert a graph (default: the workspace graph; '-': a graph on standard input) to another format,
+    canonically.
 
     \b
     Example:
-      kg export -f json-ld -o graph.jsonld
+      kg export -f json-ld -o graph.jsonld && kg export graph.jsonld -o graph.ttl
     """
-    api.export_graph(graph, fmt, output)
+    with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
+        given = stdin_graphs((graph,), Path(scratch), graph_format is None)[0] if graph is not None else None
+        api.export_graph(given, fmt, output, graph_format)

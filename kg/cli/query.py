@@ -11,33 +11,7 @@ from pathlib import Path
 import click
 
 from .. import api
-from .common import Command, Fail
-
-
-def _sniffed_suffix(head: bytes) -> str:
-    """The extension of the RDF format a graph on standard input looks like: JSON-LD, RDF/XML, N-Quads
-    (lines of <...> terms; N-Triples too) or else TriG (which reads Turtle too)."""
-    start = head.lstrip()
-    if start[:1] in (b"{", b"["):
-        return ".jsonld"
-    if start.startswith((b"<?xml", b"<rdf:")):
-        return ".rdf"
-    first = start.split(b"\n", 1)[0].rstrip()
-    return ".nq" if start.startswith((b"<", b"_:")) and first.endswith(b".") else ".trig"
-
-
-def _stdin_graphs(graphs: tuple[Path, ...], scratch: Path) -> list[Path]:
-    """The graph files, with '-' read from standard input into a file of ``scratch`` (its format sniffed)."""
-    out = []
-    for g in graphs:
-        if str(g) != "-":
-            out.append(g)
-            continue
-        data = sys.stdin.buffer.read()
-        path = scratch / f"stdin{_sniffed_suffix(data[:4096])}"
-        path.write_bytes(data)
-        out.append(path)
-    return out
+from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 
 
 def _params(values: tuple[str, ...]) -> dict[str, str]:
@@ -53,8 +27,9 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
 def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
     """What kg query and kg stats both take after the source: --timeout, --max-bytes, --default-graph-uri and
     --named-graph-uri (SPARQL 1.1 Protocol) for --endpoint, and -f for the results."""
-    f = click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv", "markdown"]),
-                     default="table", show_default=True)(f)
+    f = click.option("-f", "--format", "fmt", type=click.Choice(api.RESULT_FORMATS),
+                     help="Rows: table (default), json, csv, tsv (the W3C SPARQL 1.1 results formats) or markdown; "
+                          "a CONSTRUCT or DESCRIBE graph: turtle (default), nt or json-ld.")(f)
     f = click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
                      help="With --endpoint: a named graph the query may use with GRAPH (repeatable).")(f)
     f = click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
@@ -74,6 +49,8 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
               help="Query these graph files (default: the workspace graph; '-': a graph on standard input, "
                    "N-Quads/N-Triples, Turtle/TriG, JSON-LD or RDF/XML).")
+@click.option("--graph-format", type=FORMAT_CHOICE,
+              help="The format of the --graph files (default: from their extensions; sniffed for '-').")
 @click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
 @click.option("--store", type=click.Path(path_type=Path),
               help="Query the embedded store built by 'kg build --store DIR'.")
@@ -87,6 +64,8 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
                    "themselves, outside --timeout and --max-bytes.")
 @_answer_options
 @click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
+@click.option("--all", "all_rows", is_flag=True,
+              help=f"On a terminal, show every row (a table shows {api.PAGE} at a time otherwise).")
 @click.option("--limit", type=click.IntRange(min=0), metavar="N",
               help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
 @click.option("--offset", type=click.IntRange(min=0), metavar="N",
@@ -94,21 +73,25 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
 @click.option("--show-query", is_flag=True, help="Also print the query as sent to the engine (parameters bound, "
                                                  "LIMIT/OFFSET added) on standard error, before its answer.")
 @click.option("--time", "timed", is_flag=True, help="Also print the seconds the query took on standard error.")
-def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: tuple[str, ...],
-          store: Path | None, endpoint: str | None, engine: str, allow_remote: bool, timeout: float,
-          max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str, wide: bool,
-          limit: int | None, offset: int | None, show_query: bool, timed: bool) -> None:
+def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_format: str | None,
+          params: tuple[str, ...], store: Path | None, endpoint: str | None, engine: str, allow_remote: bool,
+          timeout: float, max_bytes: int, default_graphs: tuple[str, ...], named_graphs: tuple[str, ...],
+          fmt: str | None, wide: bool, all_rows: bool, limit: int | None, offset: int | None, show_query: bool,
+          timed: bool) -> None:
     """Run a stored query (by name or .rq file) or SPARQL text on the graph.
 
     Sources: the workspace graph (default), --graph FILE..., --store DIR or --endpoint URL (http or
     https); every source answers over the union of its graphs. A query on a local source stays
-    local: SERVICE, FROM and FROM NAMED are refused unless --allow-remote.
+    local: SERVICE, FROM and FROM NAMED are refused unless --allow-remote. On a terminal a table shows
+    one page of rows (--limit, --offset and --all choose others) and fits the terminal's width (--wide
+    shows whole values); csv, tsv and json write rows as the engine gives them.
 
     \b
     Example:
       kg query tools-cited-by-profiling-and-compiler --format csv
       kg query works-citing -p target=pytorch --limit 20
       kg query -e "SELECT ?title WHERE { ?w schema:name ?title }" -f tsv
+      kg query -e "CONSTRUCT { ?w schema:name ?t } WHERE { ?w schema:name ?t }" -f nt
     """
     if not name and not text:
         raise Fail("give a stored query name, a .rq file, or -e 'SPARQL'; run 'kg queries' to list them")
@@ -117,14 +100,25 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
             raise Fail("-e - and -g - both want standard input; give one of them as a file")
         text = sys.stdin.read()
     started = time.perf_counter()
+    terminal = api.on_terminal(sys.stdout)
     with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
-        res = api.query(name or "", _params(params), _stdin_graphs(graphs, Path(scratch)) or None, text=text,
-                        store=store, endpoint=endpoint, engine=engine, allow_remote=allow_remote,
-                        timeout=timeout, max_bytes=max_bytes, limit=limit, offset=offset,
-                        default_graphs=default_graphs, named_graphs=named_graphs,
-                        on_text=(lambda sent: click.echo(sent.rstrip("\n"), err=True)) if show_query else None)
-    click.echo(api.render(res, fmt, None if wide else api.terminal_width(sys.stdout)), nl=False)
-    if fmt == "table" and (note := api.untitled_note(name, res, on_workspace=not (graphs or store or endpoint))):
+        res = api.answer(name or "", _params(params), stdin_graphs(graphs, Path(scratch), graph_format is None)
+                         or None, text=text, store=store, endpoint=endpoint, engine=engine,
+                         allow_remote=allow_remote, timeout=timeout, max_bytes=max_bytes, limit=limit, offset=offset,
+                         default_graphs=default_graphs, named_graphs=named_graphs,
+                         on_text=(lambda sent: click.echo(sent.rstrip("\n"), err=True)) if show_query else None,
+                         graph_format=graph_format,
+                         page=api.PAGE if terminal and not all_rows and fmt in (None, "table") else None)
+    fmt = api.answer_format(res, fmt)
+    shown: list = []  # (a table holds its rows anyway: they tell whether cited works lack titles)
+    if fmt == "table":
+        def seen(row: list) -> list:
+            shown.append(row)
+            return row
+        res = res.mapped(seen)
+    api.write_answer(res, fmt, sys.stdout, None if wide else api.terminal_width(sys.stdout),
+                     offset or 0)
+    if shown and (note := api.untitled_note(name, res.columns, shown, on_workspace=not (graphs or store or endpoint))):
         click.echo(note)
     if timed:
         click.echo(f"time: {time.perf_counter() - started:.3f} s", err=True)
@@ -136,7 +130,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], params: 
 @click.option("--endpoint", help="A SPARQL 1.1 Protocol endpoint (http or https URL).")
 @_answer_options
 def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, timeout: float, max_bytes: int,
-          default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str) -> None:
+          default_graphs: tuple[str, ...], named_graphs: tuple[str, ...], fmt: str | None) -> None:
     """Count works, references, cited works, tools, people and triples (the stored query 'stats').
 
     \b

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import click
 
 from .. import api
-from .common import Command, Fail
+from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 from .progress import Progress, wanted
 
 
 @click.command("validate", cls=Command)
 @click.argument("graphs", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--graph-format", type=FORMAT_CHOICE,
+              help="The format of the GRAPH files (default: from their extensions; sniffed for '-').")
 @click.option("--shapes", type=click.Path(path_type=Path), help="A folder of SHACL shapes (default: shapes/).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "turtle"]), default="text", show_default=True)
 @click.option("--severity", type=click.Choice(["violation", "warning", "info"]), default="violation",
@@ -22,19 +25,21 @@ from .progress import Progress, wanted
               help="Validate record by record in this many parallel workers (same report; not with -f turtle).")
 @click.option("--progress/--no-progress", "progress_flag", default=None,
               help="Show the shards done of shards on standard error (default: only when it is a terminal).")
-def validate(graphs: tuple[Path, ...], shapes: Path | None, fmt: str, severity: str, jobs: int,
-             progress_flag: bool | None) -> None:
-    """Validate a graph (default: the workspace graph) against the SHACL shapes.
+def validate(graphs: tuple[Path, ...], graph_format: str | None, shapes: Path | None, fmt: str, severity: str,
+             jobs: int, progress_flag: bool | None) -> None:
+    """Validate a graph (default: the workspace graph; '-': a graph on standard input) against the SHACL shapes.
 
     Exit codes: 0 no result at or above --severity, 1 some, 2 unreadable graph or shapes.
 
     \b
     Example:
-      kg validate --severity warning
+      kg validate --jobs 2 -f json
+      kg export -f nt | kg validate -
     """
     if jobs > 1 and fmt == "turtle":
         raise Fail("--jobs gives text or JSON reports; use --jobs 1 for the Turtle validation report")
-    with Progress(wanted(progress_flag)) as progress:
-        report = api.validate_graphs(list(graphs) or None, shapes, jobs=jobs, on_progress=progress.records)
+    with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch, Progress(wanted(progress_flag)) as progress:
+        report = api.validate_graphs(stdin_graphs(graphs, Path(scratch), graph_format is None) or None, shapes,
+                                     jobs=jobs, on_progress=progress.records, graph_format=graph_format)
     click.echo(api.render_validation(report, fmt, severity), nl=False)
     sys.exit(1 if report.at_or_above(severity) else 0)

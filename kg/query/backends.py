@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextvars
 import re
 import urllib.parse
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -21,7 +21,7 @@ from ..infra import net
 from ..rdf import vocab
 from ..rdf.nquads import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines, triples_from_quads
 from ..rdf.terms import token_value
-from .stored import Cell, Results
+from .stored import Answer, Cell, Results, query_form
 
 if TYPE_CHECKING:
     from rdflib import Dataset
@@ -48,7 +48,7 @@ def no_triples(path: Path) -> InputError:
     return InputError(str(path), "holds no triples", "check the file and its format, or name another graph")
 
 
-def _load_into(store: ox.Store, path: Path) -> None:
+def _load_into(store: ox.Store, path: Path, graph_format: str | None = None) -> None:
     if Path(path).is_dir():  # a partitioned graph: its parts are gzipped N-Quads
         from ..infra import parts
         for part in parts.part_paths(path):
@@ -58,7 +58,7 @@ def _load_into(store: ox.Store, path: Path) -> None:
             raise no_triples(path)
         return
     try:
-        fmt = rdf_format(path)
+        fmt = rdf_format(path, graph_format)
         with open_graph(path) as fh:
             store.bulk_load(fh, format=fmt, base_iri=base_iri(path))
         if len(store) == 0:
@@ -83,12 +83,13 @@ def triples_nt(quads: "Iterable[ox.Quad]") -> bytes:
     return "".join(sorted({f"{q.subject} {q.predicate} {q.object} .\n" for q in quads})).encode("utf-8")
 
 
-def load_store(paths: list[Path]) -> ox.Store:
-    """An in-memory Oxigraph store holding the merge of every graph of ``paths`` in its default graph."""
+def load_store(paths: list[Path], graph_format: str | None = None) -> ox.Store:
+    """An in-memory Oxigraph store holding the merge of every graph of ``paths`` (in ``graph_format`` when given,
+    else by their extensions) in its default graph."""
     store = ox.Store()
     for path in paths:
         tmp = ox.Store()
-        _load_into(tmp, path)
+        _load_into(tmp, path, graph_format)
         store.bulk_load(triples_nt(tmp), format=ox.RdfFormat.N_TRIPLES)
     return store
 
@@ -139,6 +140,11 @@ def query_oxigraph(store: ox.Store, text: str) -> Results:
     """SELECT, ASK, CONSTRUCT and DESCRIBE on an Oxigraph store of ours (``load_store``,
     ``build_disk_store``), whose default graph already holds the merge of all graphs; querying it directly
     spares the engine the de-duplication across graphs that a union default graph costs."""
+    return answer_oxigraph(store, text).results()
+
+
+def answer_oxigraph(store: ox.Store, text: str) -> Answer:
+    """``query_oxigraph``'s answer as the engine gives it: a SELECT's rows are computed as they are read."""
     try:
         result = store.query(text)
     except SyntaxError as e:
@@ -146,11 +152,23 @@ def query_oxigraph(store: ox.Store, text: str) -> Results:
     except (OSError, ValueError, RuntimeError) as e:
         raise QueryError(f"the query failed ({e})") from None
     if isinstance(result, ox.QueryBoolean):
-        return Results([], [], boolean=bool(result))
+        return Answer(boolean=bool(result))
     if isinstance(result, ox.QuerySolutions):
         columns = [v.value for v in result.variables]
-        return Results(columns, [[_ox_cell(sol[c]) for c in columns] for sol in result])
-    return Results([], [], graph_nt="".join(sorted(f"{t} .\n" for t in result)))
+        return Answer(columns, _ox_rows(result, columns))
+    try:
+        return Answer(graph=sorted({f"{t} .\n" for t in result}))
+    except (OSError, ValueError, RuntimeError) as e:
+        raise QueryError(f"the query failed ({e})") from None
+
+
+def _ox_rows(solutions: ox.QuerySolutions, columns: list[str]) -> Iterator[list[Cell]]:
+    """The rows of a SELECT, one at a time as Oxigraph computes them (an error on the way is a QueryError)."""
+    try:
+        for sol in solutions:
+            yield [_ox_cell(sol[c]) for c in columns]
+    except (OSError, ValueError, RuntimeError) as e:
+        raise QueryError(f"the query failed ({e})") from None
 
 
 def rdflib_graph(source: "Iterable[str] | Path") -> "Dataset":
@@ -347,10 +365,4 @@ def _json_results(body: bytes) -> Results:
 
 def _is_graph_query(text: str) -> bool:
     """True for CONSTRUCT and DESCRIBE (IRIs, strings and comments set aside before looking)."""
-    import re
-    body = re.sub(r"<[^<>\s]*>", "<>", text)
-    body = re.sub(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", '""', body)
-    body = re.sub(r"#[^\n]*", "", body)
-    body = re.sub(r"(?i)\bPREFIX\s+[^\s:]*:", "PREFIX", body)
-    m = re.search(r"(?i)(?<![\w:?$])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?![\w:])", body)
-    return m is not None and m.group(1).upper() in ("CONSTRUCT", "DESCRIBE")
+    return query_form(text) in ("CONSTRUCT", "DESCRIBE")

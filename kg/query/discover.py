@@ -8,7 +8,8 @@ that no catalogue holds. Both are ``Results``, so every output format of ``kg qu
 from __future__ import annotations
 
 from ..errors import UsageError
-from .stored import XSD_NS, Cell, Results, cell_text, closest, tool_categories
+from .output import XSD_NS, csv_text
+from .stored import Cell, Results, closest, tool_categories
 
 TOPIC_COLUMNS = ["label", "id", "broader"]
 
@@ -23,7 +24,7 @@ def topic_table() -> Results:
 
     Example:
 
-    >>> [cell_text(c) for c in topic_table().rows[0]]
+    >>> [csv_text(c) for c in topic_table().rows[0]]
     ['Computing', 'computing', '']
     """
     from ..refs.topics import concepts
@@ -70,7 +71,7 @@ def tool_table(category: str | None, found: Results | None) -> Results:
 
 
 def _dicts(res: Results) -> list[dict[str, str]]:
-    return [{c: cell_text(v) for c, v in zip(res.columns, row, strict=True)} for row in res.rows]
+    return [{c: csv_text(v) for c, v in zip(res.columns, row, strict=True)} for row in res.rows]
 
 
 def _count(n: int) -> Cell:

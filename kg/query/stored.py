@@ -1,4 +1,5 @@
-"""Stored SPARQL queries: ``.rq`` files with a ``#+ key: value`` header, typed parameters, rendered results.
+"""Stored SPARQL queries: ``.rq`` files with a ``#+ key: value`` header, typed parameters, and the results
+they answer with (rendered by kg.query.output).
 
 Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``NAME TYPE [= DEFAULT] text``,
 TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns), ``column``
@@ -13,12 +14,11 @@ what would make an engine fetch data from elsewhere (SERVICE, FROM, FROM NAMED),
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
 import re
 import shlex
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -28,10 +28,9 @@ import orjson
 
 from ..errors import QueryError
 from ..rdf.ids import DEFAULT_BASE, DOI_RESOLVER, Minter
-from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit, token_value
-from ..rdf.vocab import PREFIXES, TOPIC, XSD, XSD_STRING
+from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
+from ..rdf.vocab import PREFIXES, TOPIC
 from ..resources import data_file, queries_dir
-from .table import is_identifier, table
 
 PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
@@ -489,6 +488,21 @@ def paged(text: str, limit: int | None, offset: int | None) -> str:
     return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"
 
 
+_FORM = re.compile(r"(?i)(?<![\w:?$])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?![\w:])")
+
+
+def query_form(text: str) -> str:
+    """The query's form, ``SELECT``, ``ASK``, ``CONSTRUCT`` or ``DESCRIBE``: its first such keyword outside
+    comments, strings and IRIs (a prefix named ``construct:`` is no keyword); ``SELECT`` when none is found
+    (the engine then says what is wrong).
+
+    >>> query_form("PREFIX construct: <http://x/> # DESCRIBE\nCONSTRUCT { ?s ?p ?o } WHERE { ?s construct:p ?o }")
+    'CONSTRUCT'
+    """
+    m = _FORM.search(_mask(text))
+    return m.group(1).upper() if m else "SELECT"
+
+
 _PREFIX_USE = re.compile(r"(?<![\w?$:.\\-])((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:(?!//)")
 _PREFIX_DECL = re.compile(r"(?i)(?<![\w?$:])PREFIX\s+((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:")
 
@@ -608,115 +622,75 @@ Cell = tuple[str, str, str | None, str | None] | None  # (kind uri|literal|bnode
 
 @dataclass
 class Results:
+    """A whole answer: the rows of a SELECT, the boolean of an ASK, or the graph of a CONSTRUCT/DESCRIBE."""
+
     columns: list[str]
     rows: list[list[Cell]]
     boolean: bool | None = None
-    graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples
+    graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples: sorted, unique lines
+
+
+@dataclass
+class Answer:
+    """An answer as the engine gives it: the rows of a SELECT come one at a time (``rows`` is an iterator,
+    read once), so that a writer can pass each on before the next is computed. ``page`` is the default page
+    size when one was added to the query (it then asked for one row more, to tell whether more follow)."""
+
+    columns: list[str] = field(default_factory=list)
+    rows: Iterator[list[Cell]] = field(default_factory=lambda: iter(()))
+    boolean: bool | None = None
+    graph: list[str] | None = None  # CONSTRUCT/DESCRIBE results: sorted, unique N-Triples lines
+    page: int | None = None
+
+    @property
+    def form(self) -> str:
+        """``SELECT`` (rows), ``ASK`` (a boolean) or ``CONSTRUCT`` (a graph; DESCRIBE too)."""
+        return "CONSTRUCT" if self.graph is not None else "ASK" if self.boolean is not None else "SELECT"
+
+    @classmethod
+    def of(cls, res: Results) -> Answer:
+        graph = None if res.graph_nt is None else res.graph_nt.splitlines(keepends=True)
+        return cls(res.columns, iter(res.rows), res.boolean, graph)
+
+    def results(self) -> Results:
+        """The whole answer, its rows read."""
+        return Results(self.columns, list(self.rows), self.boolean,
+                       None if self.graph is None else "".join(self.graph))
+
+    def mapped(self, each: Callable[[list[Cell]], list[Cell]]) -> Answer:
+        """The same answer with ``each`` applied to every row as it comes."""
+        return Answer(self.columns, map(each, self.rows), self.boolean, self.graph, self.page)
 
 
 def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
     """The results with the items of each list column (one per line) in code-point order: SPARQL leaves the
     order of GROUP_CONCAT to the engine, and engines differ."""
-    idx = [i for i, c in enumerate(res.columns) if c in columns]
+    sort = list_sorter(res.columns, columns)
+    return res if sort is None else Results(res.columns, [sort(r) for r in res.rows], res.boolean, res.graph_nt)
+
+
+def list_sorter(names: list[str], columns: Iterable[str]) -> Callable[[list[Cell]], list[Cell]] | None:
+    """What ``sorted_lists`` does to one row (None when no column of ``names`` is a list column)."""
+    idx = [i for i, c in enumerate(names) if c in set(columns)]
     if not idx:
-        return res
-    rows = []
-    for row in res.rows:
+        return None
+
+    def sort(row: list[Cell]) -> list[Cell]:
         row = list(row)
         for i in idx:
             c = row[i]
             if c is not None and c[0] == "literal":
                 row[i] = (c[0], "\n".join(sorted(c[1].split("\n"))), c[2], c[3])
-        rows.append(row)
-    return Results(res.columns, rows, res.boolean, res.graph_nt)
+        return row
+    return sort
 
 
-XSD_NS = XSD.base
-_BARE = {  # literals the W3C TSV format (Turtle syntax) may write bare, by datatype: the lexical forms allowed
-    XSD_NS + "integer": re.compile(r"[+-]?[0-9]+"),
-    XSD_NS + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
-    XSD_NS + "double": re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+"),
-    XSD_NS + "boolean": re.compile(r"true|false"),
-}
-_TSV_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
-
-
-def tsv_term(c: Cell) -> str:
-    """A term in the W3C SPARQL 1.1 TSV results format: Turtle/SPARQL syntax (``<iri>``, ``"text"@en``,
-    ``"v"^^<dt>``, bare numbers and booleans, ``_:b``); empty when unbound."""
-    if c is None:
-        return ""
-    kind, value, dt, lang = c
-    if kind == "uri":
-        return f"<{value}>"
-    if kind == "bnode":
-        return f"_:{value}"
-    if dt and (bare := _BARE.get(dt)) and bare.fullmatch(value):
-        return value
-    text = '"' + value.translate(_TSV_ESCAPES) + '"'
-    if lang:
-        return f"{text}@{lang}"
-    return f"{text}^^<{dt}>" if dt and dt != token_value(XSD_STRING) else text
-
-
-def untitled_cited(q: StoredQuery, res: Results) -> list[str]:
-    """The cited works of ``res`` known only by their DOI: the DOI IRIs (``https://doi.org/...``) of the query's
+def untitled_cited(q: StoredQuery, columns: list[str], rows: Iterable[list[Cell]]) -> list[str]:
+    """The cited works of ``rows`` known only by their DOI: the DOI IRIs (``https://doi.org/...``) of the query's
     ``#+ untitled:`` column whose title column is empty, distinct and sorted; none when the query declares none."""
-    if q.untitled is None or not set(q.untitled) <= set(res.columns):
+    if q.untitled is None or not set(q.untitled) <= set(columns):
         return []
-    cited, title = (res.columns.index(c) for c in q.untitled)
-    found = {c[1] for row in res.rows if (c := row[cited]) is not None and c[0] == "uri"
-             and c[1].startswith(DOI_RESOLVER) and not cell_text(row[title])}
+    cited, title = (columns.index(c) for c in q.untitled)
+    found = {c[1] for row in rows if (c := row[cited]) is not None and c[0] == "uri"
+             and c[1].startswith(DOI_RESOLVER) and not ((t := row[title]) is not None and t[1])}
     return sorted(found)
-
-
-def cell_text(c: Cell) -> str:
-    return "" if c is None else c[1]
-
-
-def render(res: Results, fmt: str, width: int | None = None) -> str:
-    """Results as table (whole values; with ``width``, shortened to fit it: see kg.query.table), csv, tsv, json
-    (SPARQL 1.1 JSON results) or markdown."""
-    if res.graph_nt is not None:
-        return res.graph_nt
-    if res.boolean is not None:
-        if fmt == "json":
-            return orjson.dumps({"head": {}, "boolean": res.boolean}).decode() + "\n"
-        return ("true" if res.boolean else "false") + "\n"
-    if fmt == "json":
-        bindings = []
-        for row in res.rows:
-            b = {}
-            for col, c in zip(res.columns, row, strict=True):
-                if c is None:
-                    continue
-                kind, value, dt, lang = c
-                entry: dict[str, str] = {"type": kind, "value": value}
-                if dt:
-                    entry["datatype"] = dt
-                if lang:
-                    entry["xml:lang"] = lang
-                b[col] = entry
-            bindings.append(b)
-        doc = {"head": {"vars": res.columns}, "results": {"bindings": bindings}}
-        return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
-    if fmt == "tsv":
-        lines = ["\t".join("?" + c for c in res.columns)]
-        lines += ["\t".join(tsv_term(c) for c in row) for row in res.rows]
-        return "\n".join(lines) + "\n"
-    texts = [[cell_text(c) if c is None or c[0] != "bnode" else "_:" + c[1] for c in row] for row in res.rows]
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\r\n")
-        w.writerow(res.columns)
-        w.writerows(texts)
-        return buf.getvalue()
-    flat = [[t.replace("\n", " ") for t in r] for r in texts]
-    if fmt == "markdown":
-        esc = [[t.replace("|", "\\|") for t in r] for r in flat]
-        out = ["| " + " | ".join(res.columns) + " |", "|" + "---|" * len(res.columns)]
-        out += ["| " + " | ".join(r) + " |" for r in esc]
-        return "\n".join(out) + "\n"
-    ident = [any(c is not None and is_identifier(c[1], c[0] == "uri") for c in (row[i] for row in res.rows))
-             for i in range(len(res.columns))]
-    return table(res.columns, flat, ident, width)

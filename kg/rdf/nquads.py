@@ -23,14 +23,31 @@ from .terms import iri, lang_lit, lit
 from .vocab import RDF
 
 DEFAULT_GRAPH = "<urn:x-crossref-kg:default>"  # the graph name of a file's default-graph triples
-_FORMATS = {
-    ".nq": ox.RdfFormat.N_QUADS, ".nt": ox.RdfFormat.N_TRIPLES, ".ttl": ox.RdfFormat.TURTLE,
-    ".trig": ox.RdfFormat.TRIG, ".rdf": ox.RdfFormat.RDF_XML, ".xml": ox.RdfFormat.RDF_XML,
-    ".owl": ox.RdfFormat.RDF_XML, ".jsonld": ox.RdfFormat.JSON_LD, ".json": ox.RdfFormat.JSON_LD,
-    # the format names as extensions, as 'kg export -o' accepts them
-    ".nquads": ox.RdfFormat.N_QUADS, ".ntriples": ox.RdfFormat.N_TRIPLES, ".turtle": ox.RdfFormat.TURTLE,
-    ".json-ld": ox.RdfFormat.JSON_LD,
+# The RDF formats by name, and the other names (and extensions) of each: one table for the graph readers
+# (``-g FILE.EXT``, ``--graph-format``) and the writers (``kg export -o FILE.EXT``, ``-f``), so that what kg
+# writes it reads back under the same name.
+RDF_FORMATS = {
+    "turtle": ox.RdfFormat.TURTLE, "json-ld": ox.RdfFormat.JSON_LD, "nt": ox.RdfFormat.N_TRIPLES,
+    "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG, "xml": ox.RdfFormat.RDF_XML,
 }
+FORMAT_ALIASES = {"ttl": "turtle", "jsonld": "json-ld", "json": "json-ld", "ntriples": "nt", "n-triples": "nt",
+                  "nq": "nquads", "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "owl": "xml"}
+
+
+def format_named(name: str) -> str | None:
+    """The format a name or extension (without its dot) stands for, any case: ``ttl`` -> ``turtle``; None if none.
+
+    >>> format_named("TTL"), format_named("json-ld"), format_named("txt")
+    ('turtle', 'json-ld', None)
+    """
+    key = name.lower()
+    key = FORMAT_ALIASES.get(key, key)
+    return key if key in RDF_FORMATS else None
+
+
+def graph_extensions() -> list[str]:
+    """Every extension a graph file may have (before an optional .gz), as the readers and ``kg export`` accept."""
+    return sorted("." + n for n in [*RDF_FORMATS, *FORMAT_ALIASES] if "/" not in n)
 
 
 # ---------------------------------------------------------------- building
@@ -126,16 +143,22 @@ def is_canonical(path: Path) -> bool:
     return bool(last)
 
 
-def rdf_format(path: Path) -> "ox.RdfFormat":
-    """The format of a graph file by its extension (before a .gz: the file is gzipped, as ``kg build -o``
-    writes ``FILE.ttl.gz``)."""
+def rdf_format(path: Path, fmt: str | None = None) -> "ox.RdfFormat":
+    """The format of a graph file: ``fmt`` (a format name, ``--graph-format``) when given, else by its extension
+    (before a .gz: the file is gzipped, as ``kg build -o`` writes ``FILE.ttl.gz``)."""
+    if fmt is not None:
+        name = format_named(fmt)
+        if name is None:
+            raise InputError(str(path), f"--graph-format {fmt!r} is no RDF format",
+                             f"use one of: {', '.join(RDF_FORMATS)}")
+        return RDF_FORMATS[name]
     named = Path(path.stem) if path.suffix.lower() == ".gz" else path
-    fmt = _FORMATS.get(named.suffix.lower())
-    if fmt is None:
+    name = format_named(named.suffix[1:]) if named.suffix else None
+    if name is None:
         raise InputError(str(path), f"has an unknown RDF extension {named.suffix!r}",
-                         "use .nq, .nt, .ttl, .trig, .rdf or .jsonld "
-                         "(or .nquads, .ntriples, .turtle, .json-ld; gzipped or not)")
-    return fmt
+                         f"use one of {', '.join(graph_extensions())} (gzipped or not), or say the format with "
+                         "--graph-format")
+    return RDF_FORMATS[name]
 
 
 def open_graph(path: Path) -> IO[bytes]:
@@ -150,18 +173,19 @@ def base_iri(path: Path) -> str:
     return path.resolve().as_uri()
 
 
-def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list[str]:
-    """Canonical sorted N-Quads lines of a graph file (any RDF format; relative IRIs against the file's URI);
-    the prefixes the file declares go into ``prefixes`` when given (the first declaration of a prefix wins).
+def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None, fmt: str | None = None) -> list[str]:
+    """Canonical sorted N-Quads lines of a graph file (any RDF format, by its extension or ``fmt``; relative IRIs
+    against the file's URI); the prefixes the file declares go into ``prefixes`` when given (the first
+    declaration of a prefix wins).
     A folder is a partitioned graph (``kg build --cluster``'s parts, ``kg.infra.parts``): its lines are canonical."""
     if Path(path).is_dir():
         from ..infra import parts
         return list(parts.lines(path))
     lines = set()
     try:
-        fmt = rdf_format(path)
+        rdf = rdf_format(path, fmt)
         with open_graph(path) as fh:
-            parser = ox.parse(fh, format=fmt, base_iri=base_iri(path))
+            parser = ox.parse(fh, format=rdf, base_iri=base_iri(path))
             for q in parser:
                 g = DEFAULT_GRAPH if isinstance(q.graph_name, ox.DefaultGraph) else str(q.graph_name)
                 lines.add(f"{q.subject} {q.predicate} {q.object} {g} .\n")
@@ -171,7 +195,7 @@ def read_graph_lines(path: Path, prefixes: dict[str, str] | None = None) -> list
     except FileNotFoundError:
         raise InputError(str(path), "does not exist", "check the path") from None
     except MemoryError:  # (Oxigraph's JSON-LD parser holds at most 16 MiB of one value: read what kg writes itself)
-        if rdf_format(path) != ox.RdfFormat.JSON_LD:
+        if rdf_format(path, fmt) != ox.RdfFormat.JSON_LD:
             read = None
         else:
             with open_graph(path) as fh:

@@ -1,0 +1,306 @@
+"""Query answers written where they go: tables for people, the W3C results formats for programs, RDF for graphs.
+
+- ``table`` (rich's Table) is sized for where it goes. Off a terminal (a file, a pipe) nothing is cut: whole
+  values in aligned columns, plain text (no box drawing, no colour, no trailing spaces). On a terminal it fits
+  the terminal's width: the widest text columns are shortened first (with "…"), identifier columns (IRIs,
+  prefixed names, DOIs) never; a line says when something was shortened (``--wide`` shows all). Where the output
+  goes is read from the stream, or forced with ``KG_TERMINAL=1`` / ``KG_TERMINAL=0``; the width comes from
+  ``shutil.get_terminal_size`` (which reads ``COLUMNS`` first). IRIs are shown short: a DOI for a doi.org IRI,
+  a prefixed name for an IRI of a standard prefix (``tool:pytorch``, ``schema:Person``).
+- ``csv``, ``tsv`` and ``json`` are the W3C SPARQL 1.1 results formats with full IRIs, and ``markdown`` a pipe
+  table; these four write each row as the engine gives it (nothing gathered). A table gathers the rows it
+  aligns: one page on a terminal (``PAGE``), the whole answer elsewhere.
+- CONSTRUCT and DESCRIBE answers are graphs: ``turtle`` (the default), ``nt`` or ``json-ld``, written by
+  kg.export's canonical writers with the standard prefixes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import shutil
+import urllib.parse
+from collections.abc import Iterable
+from functools import cache
+from itertools import islice
+from typing import IO
+
+import orjson
+
+from ..errors import UsageError
+from ..rdf.terms import token_value
+from ..rdf.vocab import XSD, XSD_STRING, Prefixer
+from .stored import Answer, Cell, Results, query_prefixes
+
+# One page: enough rows to judge an answer and read it in one screen or two, few enough that the first page
+# of a query over millions of rows costs the engine little (it is asked for PAGE + 1 rows: the one more says
+# that more follow). The terminal's height is not used: a page scrolls back whole, and a page of fixed size
+# gives the same --offset steps on every terminal.
+PAGE = 50
+MIN_TEXT = 8  # a shortened text column keeps at least this many characters (or its header's)
+HINT = "(values shortened to fit; --wide shows them whole)"
+ROW_FORMATS = ("table", "csv", "tsv", "json", "markdown")
+GRAPH_FORMATS = ("turtle", "nt", "json-ld")
+FORMATS = ROW_FORMATS + GRAPH_FORMATS
+_DOI = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\S+$", re.I)
+# literals a reader copies whole too: a DOI, an ORCID iD, a URL
+_IDENTIFIER = re.compile(r"(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\S+|[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X]"
+                         r"|[a-z][a-z0-9+.-]*://\S+", re.I)
+_DOI_IRI = "https://doi.org/"
+_BLANKS = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
+
+
+# ---------------------------------------------------------------- where it goes
+
+
+def on_terminal(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a terminal (``KG_TERMINAL=1`` / ``0`` says so for tests and scripts)."""
+    forced = os.environ.get("KG_TERMINAL", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    try:
+        return hasattr(stream, "isatty") and stream.isatty()
+    except (ValueError, OSError):  # (a closed stream)
+        return False
+
+
+def terminal_width(stream: IO[str]) -> int | None:
+    """The width to fit a table in: the terminal's, or None (no limit) when ``stream`` is not a terminal."""
+    return shutil.get_terminal_size().columns if on_terminal(stream) else None
+
+
+def answer_format(answer: Answer, fmt: str | None) -> str:
+    """The format to write ``answer`` in: ``fmt``, or the default of its form (a table for rows and booleans,
+    Turtle for a graph); a format that does not fit the form is a UsageError (exit 2) naming those that do."""
+    if answer.form == "CONSTRUCT":
+        if fmt is None:
+            return "turtle"
+        if fmt not in GRAPH_FORMATS:
+            raise UsageError(f"-f {fmt} is for SELECT and ASK results; a CONSTRUCT or DESCRIBE query answers with "
+                             f"a graph: use -f {', '.join(GRAPH_FORMATS[:-1])} or {GRAPH_FORMATS[-1]}")
+        return fmt
+    if fmt in GRAPH_FORMATS:
+        what = "an ASK query answers true or false" if answer.form == "ASK" else "a SELECT query answers with rows"
+        raise UsageError(f"-f {fmt} is for CONSTRUCT and DESCRIBE results; {what}: use -f "
+                         f"{', '.join(ROW_FORMATS[:-1])} or {ROW_FORMATS[-1]}")
+    return fmt or "table"
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write(answer: Answer, fmt: str, out: IO[str], width: int | None = None, offset: int = 0) -> None:
+    """Write ``answer`` to ``out`` as ``fmt`` (see ``answer_format``): rows as they come for csv, tsv, json and
+    markdown; a table of the whole answer, or of one page when ``answer.page`` is set (``offset``: the rows
+    skipped before it, for the line that says how to see the next), fitted to ``width`` when given."""
+    if answer.graph is not None:
+        from ..export import write_triples
+        write_triples(answer.graph, fmt, out, query_prefixes())
+    elif answer.boolean is not None:
+        if fmt == "json":
+            out.write(orjson.dumps({"head": {}, "boolean": answer.boolean}).decode() + "\n")
+        else:
+            out.write(("true" if answer.boolean else "false") + "\n")
+    elif fmt == "json":
+        write_json(answer.columns, answer.rows, out)
+    elif fmt == "tsv":
+        out.write("\t".join("?" + c for c in answer.columns) + "\n")
+        for row in answer.rows:
+            out.write("\t".join(tsv_term(c) for c in row) + "\n")
+    elif fmt == "csv":
+        w = csv.writer(out, lineterminator="\r\n")
+        w.writerow(answer.columns)
+        for row in answer.rows:
+            w.writerow([csv_text(c) for c in row])
+    elif fmt == "markdown":
+        out.write("| " + " | ".join(answer.columns) + " |\n|" + "---|" * len(answer.columns) + "\n")
+        for row in answer.rows:
+            out.write("| " + " | ".join(shown(c).replace("|", "\\|") for c in row) + " |\n")
+    else:
+        write_table(answer, out, width, offset)
+
+
+def render(res: Results, fmt: str | None = None, width: int | None = None) -> str:
+    """A whole answer as text (``write`` into a string)."""
+    buf = io.StringIO()
+    answer = Answer.of(res)
+    write(answer, answer_format(answer, fmt), buf, width)
+    return buf.getvalue()
+
+
+def _indented(obj: object, by: str) -> str:
+    """``obj`` as orjson writes it with two-space indentation, nested ``by`` deeper (first line not)."""
+    return orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode("utf-8").replace("\n", "\n" + by)
+
+
+def write_json(columns: list[str], rows: Iterable[list[Cell]], out: IO[str]) -> None:
+    """SPARQL 1.1 Query Results JSON, a binding at a time; the bytes are orjson's indented dump of the whole
+    document."""
+    out.write('{\n  "head": ' + _indented({"vars": columns}, "  ") + ',\n  "results": {\n    "bindings": [')
+    first = True
+    for row in rows:
+        b = {}
+        for col, c in zip(columns, row, strict=True):
+            if c is None:
+                continue
+            kind, value, dt, lang = c
+            entry = {"type": kind, "value": value}
+            if dt:
+                entry["datatype"] = dt
+            if lang:
+                entry["xml:lang"] = lang
+            b[col] = entry
+        out.write(("\n      " if first else ",\n      ") + _indented(b, "      "))
+        first = False
+    out.write("]\n  }\n}\n" if first else "\n    ]\n  }\n}\n")
+
+
+XSD_NS = XSD.base
+_BARE = {  # literals the W3C TSV format (Turtle syntax) may write bare, by datatype: the lexical forms allowed
+    XSD_NS + "integer": re.compile(r"[+-]?[0-9]+"),
+    XSD_NS + "decimal": re.compile(r"[+-]?[0-9]*\.[0-9]+"),
+    XSD_NS + "double": re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][+-]?[0-9]+"),
+    XSD_NS + "boolean": re.compile(r"true|false"),
+}
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
+
+
+def tsv_term(c: Cell) -> str:
+    """A term in the W3C SPARQL 1.1 TSV results format: Turtle/SPARQL syntax (``<iri>``, ``"text"@en``,
+    ``"v"^^<dt>``, bare numbers and booleans, ``_:b``); empty when unbound."""
+    if c is None:
+        return ""
+    kind, value, dt, lang = c
+    if kind == "uri":
+        return f"<{value}>"
+    if kind == "bnode":
+        return f"_:{value}"
+    if dt and (bare := _BARE.get(dt)) and bare.fullmatch(value):
+        return value
+    text = '"' + value.translate(_TSV_ESCAPES) + '"'
+    if lang:
+        return f"{text}@{lang}"
+    return f"{text}^^<{dt}>" if dt and dt != token_value(XSD_STRING) else text
+
+
+def csv_text(c: Cell) -> str:
+    """A term in the W3C CSV results format: its value (a full IRI), ``_:b`` for a blank node, empty when unbound."""
+    if c is None:
+        return ""
+    return "_:" + c[1] if c[0] == "bnode" else c[1]
+
+
+# ---------------------------------------------------------------- tables
+
+
+@cache
+def _prefixer() -> Prefixer:
+    return Prefixer(query_prefixes())
+
+
+def short_iri(iri: str) -> str:
+    """How a table shows an IRI: a doi.org IRI as its DOI, an IRI of a standard prefix as a prefixed name,
+    any other whole.
+
+    >>> short_iri("https://doi.org/10.1145/3620665.3640367"), short_iri("https://w3id.org/crossref-kg/tool/pytorch")
+    ('10.1145/3620665.3640367', 'tool:pytorch')
+    """
+    if iri.startswith(_DOI_IRI) and _DOI.match(doi := urllib.parse.unquote(iri[len(_DOI_IRI):])):
+        return doi
+    return _prefixer().curie(iri) or iri
+
+
+def shown(c: Cell) -> str:
+    """A term as a table shows it, on one line: IRIs short, literals by their value, ``_:b`` for a blank node."""
+    if c is None:
+        return ""
+    kind, value = c[0], c[1]
+    if kind == "uri":
+        return short_iri(value)
+    return ("_:" + value if kind == "bnode" else value).translate(_BLANKS)
+
+
+def is_identifier(c: Cell) -> bool:
+    """A value a reader copies whole: an IRI, a blank node, or a literal DOI, ORCID iD or URL."""
+    return c is not None and (c[0] != "literal" or bool(_IDENTIFIER.fullmatch(c[1])))
+
+
+def write_table(answer: Answer, out: IO[str], width: int | None, offset: int = 0) -> None:
+    """The rows (one page of them when ``answer.page`` is set) as a table; ``width`` None: nothing is cut."""
+    rows = list(islice(answer.rows, answer.page + 1)) if answer.page is not None else list(answer.rows)
+    more = answer.page is not None and len(rows) > answer.page
+    if more:
+        rows = rows[:answer.page]
+    text, shortened = table(answer.columns, rows, width)
+    out.write(text)
+    n = len(rows)
+    if more:
+        which = f"the first {n} rows" if not offset else f"rows {offset + 1} to {offset + n}"
+        out.write(f"({which}; more follow: --offset {offset + n} shows the next page, --all every row)\n")
+    else:
+        out.write(f"({n} row{'s' if n != 1 else ''})\n")
+    if shortened:
+        out.write(HINT + "\n")
+
+
+def fitted(full: list[int], least: list[int], budget: int | None) -> list[int]:
+    """Column widths within ``budget`` (None: ``full``): the widest columns give way first, each down to the
+    width of the next widest, never below its ``least`` (a column whose least is its full width never gives way).
+
+    >>> fitted([40, 60, 10, 30], [40, 8, 8, 8], 101)
+    [40, 26, 10, 25]
+    """
+    if budget is None or sum(full) <= budget:
+        return list(full)
+    def at(level: int) -> list[int]:
+        return [min(f, max(level, m)) for f, m in zip(full, least, strict=True)]
+    low, high = 0, max(full)  # the highest level at which the columns fit (0: they cannot; all at least)
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if sum(at(mid)) <= budget else (low, mid - 1)
+    widths = at(low)
+    spare = budget - sum(widths)
+    for i in sorted(range(len(widths)), key=lambda j: (-widths[j], j)):  # what is left: one more to the widest cut
+        if spare <= 0:
+            break
+        if widths[i] < full[i] and widths[i] == low:
+            widths[i] += 1
+            spare -= 1
+    return widths
+
+
+def table(columns: list[str], rows: list[list[Cell]], width: int | None) -> tuple[str, bool]:
+    """``rows`` under ``columns``, aligned by rich's Table, and whether a value was shortened to fit ``width``
+    (None: no limit). Identifier columns keep their whole width; the widest text columns give way first,
+    down to ``MIN_TEXT`` characters (or their header's), after which the table may be wider than ``width``.
+    The widths are chosen here (``fitted``): rich's own shrinking knows no least width and, as a last resort,
+    cuts every column, identifiers too. Rich measures the text (wide characters take two cells), cuts it
+    with "…" and draws the table."""
+    if not columns:
+        return "(no columns)\n", False
+    from rich.box import Box
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.table import Column, Table
+    from rich.text import Text
+
+    texts = [[shown(c) for c in row] for row in rows]
+    ident = [any(is_identifier(row[i]) for row in rows) for i in range(len(columns))]
+    full = [max([cell_len(c)] + [cell_len(r[i]) for r in texts]) for i, c in enumerate(columns)]
+    least = [f if ident[i] else min(f, max(MIN_TEXT, cell_len(columns[i]))) for i, f in enumerate(full)]
+    gaps = 2 * (len(columns) - 1)  # (a column but the last is followed by a space of padding and one of rule)
+    widths = fitted(full, least, None if width is None else width - gaps)
+    # header, then a rule of '-' under each column: no edges, no lines between rows
+    rule = Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
+    t = Table(*(Column(Text(c), width=w, no_wrap=True, overflow="ellipsis")
+                for c, w in zip(columns, widths, strict=True)),
+              box=rule, show_edge=False, pad_edge=False, padding=(0, 1), collapse_padding=True, highlight=False)
+    for r in texts:
+        t.add_row(*(Text(v, no_wrap=True, overflow="ellipsis") for v in r))
+    buf = io.StringIO()
+    console = Console(file=buf, width=sum(widths) + gaps, color_system=None, force_terminal=False, no_color=True,
+                      highlight=False, markup=False, emoji=False, legacy_windows=False, _environ={})
+    console.print(t, crop=False)
+    return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines()), widths != full
