@@ -44,7 +44,7 @@ def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint:
     made from stored queries and showing the 'kg query' command behind it.
 
     \b
-    Examples:
+    Example:
       kg report -o report.html --graphs networks/
       kg report --endpoint http://127.0.0.1:8890/sparql --default-graph-uri https://example.org/my-graph
     """

@@ -204,8 +204,8 @@ def short_iri(iri: str) -> str:
     """How a table shows an IRI: a doi.org IRI as its DOI, an IRI of a standard prefix as a prefixed name,
     any other whole.
 
-    >>> short_iri("https://doi.org/10.1145/3620665.3640367"), short_iri("https://w3id.org/crossref-kg/tool/pytorch")
-    ('10.1145/3620665.3640367', 'tool:pytorch')
+    >>> short_iri("https://doi.org/10.5555/example.123"), short_iri("https://w3id.org/crossref-kg/tool/pytorch")
+    ('10.5555/example.123', 'tool:pytorch')
     """
     if iri.startswith(_DOI_IRI) and _DOI.match(doi := urllib.parse.unquote(iri[len(_DOI_IRI):])):
         return doi

@@ -496,7 +496,7 @@ def query_form(text: str) -> str:
     comments, strings and IRIs (a prefix named ``construct:`` is no keyword); ``SELECT`` when none is found
     (the engine then says what is wrong).
 
-    >>> query_form("PREFIX construct: <http://x/> # DESCRIBE\nCONSTRUCT { ?s ?p ?o } WHERE { ?s construct:p ?o }")
+    >>> query_form("PREFIX construct: <http://x/> # DESCRIBE\\nCONSTRUCT { ?s ?p ?o } WHERE { ?s construct:p ?o }")
     'CONSTRUCT'
     """
     m = _FORM.search(_mask(text))
