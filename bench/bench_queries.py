@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Time every stored query on synthetic corpora in ONE run: the embedded Oxigraph store at each size and
-rdflib in memory (the union graph, as ``kg query --engine rdflib`` holds it) at --rdflib-sizes; print seconds,
-rows, and ratios (each backend against its smallest size, rdflib against the store at the same size). A query
-that runs past --timeout is stopped and reported.
+"""Time every stored query on synthetic corpora in ONE run: at each size the embedded Oxigraph store (every query's
+whole answer, and the listings' first page as ``kg query --limit 100`` sends it), Virtuoso (loaded by its bulk
+loader with the same triples as the store, the N-Triples export; the load's seconds reported apart) and rdflib in
+memory (the union graph, as ``kg query --engine rdflib`` holds it) up to --rdflib-max; print a table of seconds per
+query and size, and each query's growth from the size before the largest to the largest. A query that runs past
+--timeout is stopped and reported.
 
-    python bench/bench_queries.py --sizes 1000,10000,100000 --rdflib-sizes 1000,10000,20000 --work /tmp/kg-bench
+    nice -n 10 python bench/bench_queries.py --sizes 1000,10000,100000 --rdflib-max 10000 --work /tmp/kg-bench \
+        --clean --json /tmp/kg-bench/figures.json
 
 Corpora come from bench/synth.py (the first N lines of the largest file in --work, or generated);
 graphs are built with ``kg build --validate none`` unless --work holds graph-N.nq (bench_build.py leaves
-them there). Building is not counted.
+them there). Building and loading are not counted. --clean removes each size's graph, store and Virtuoso
+database before the next size is built (a 100k graph is ~21 GB; check ``df -h`` first).
 
 With --ratio, the machine-independent rule of issue 27 instead: every stored query timed as a whole
 ``kg query NAME --store DIR -f csv`` process (the listing queries with ``--limit 100``, their first page),
@@ -42,9 +46,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import virtuoso_server  # noqa: E402
 from bench_build import corpus  # noqa: E402
 
-from kg.query.stored import bound_text, stored_queries  # noqa: E402
+from kg.query.stored import bound_text, paged, stored_queries  # noqa: E402
 
 KG = str(Path(sys.executable).parent / "kg")
 WORKER = r"""
@@ -285,21 +290,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", type=Path,
                     help="with --ratio: also time the .rq files of this folder of the same names")
     ap.add_argument("--repeat", type=int, default=1, help="with --ratio: runs per query, the fastest counted")
-    ap.add_argument("--json", type=Path, help="with --ratio: also write the figures here")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--queries", help="with --ratio: only these stored queries (comma-separated)")
-    ap.add_argument("--clean", action="store_true", help="with --ratio: remove the stores it built when done")
+    ap.add_argument("--clean", action="store_true",
+                    help="remove each size's graph, store and Virtuoso database when done with it (with --ratio: the "
+                         "stores it built)")
+    ap.add_argument("--no-virtuoso", action="store_true", help="do not time Virtuoso (timed when it is installed)")
     a = ap.parse_args(argv)
     if a.ratio:
         return ratio_main(a)
     store_sizes = sorted(int(x) for x in a.sizes.split(","))
     rd_sizes = sorted(int(x) for x in a.rdflib_sizes.split(",")) if a.rdflib_sizes else \
         [n for n in store_sizes if n <= a.rdflib_max]
+    vt_sizes = [] if a.no_virtuoso or not virtuoso_server.available() else store_sizes
     rd_timeout = a.rdflib_timeout or a.timeout
     sizes = sorted(set(store_sizes) | set(rd_sizes))
     a.work.mkdir(parents=True, exist_ok=True)
+    print(f"disk free in {a.work}: {shutil.disk_usage(a.work).free / 1e9:.0f} GB"
+          + ("" if vt_sizes else " (Virtuoso not timed: not installed, or --no-virtuoso)"), flush=True)
     data = corpus(a.work, sizes)
     queries = {name: bound_text(q, {}) for name, q in stored_queries().items()}
+    # the listings also on their first page, as kg query --limit 100 sends them
+    queries.update({f"{name} (first page)": paged(queries[name], PAGE, None) for name in LISTINGS if name in queries})
+    names = sorted(queries)
     res: dict[tuple[str, int], dict[str, tuple[float, int] | None]] = {}
+    loads: dict[int, tuple[int, float]] = {}
     for n in sizes:
         graph = a.work / f"graph-{n}.nq"
         store = a.work / f"store-{n}"
@@ -320,48 +335,94 @@ def main(argv: list[str] | None = None) -> int:
               f"{time.perf_counter() - t:.0f} s (not counted)", flush=True)
         if n in store_sizes:
             res["store", n] = ox = timed("store", store, queries, a.timeout)
-            for name, got in ox.items():
-                print(f"  store {_label(n)} {name}: {_fmt(got, a.timeout)}" + (f", {got[1]:,} rows" if got else ""),
-                      flush=True)
-            done = [v[0] for v in ox.values() if v]
-            print(f"  store: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all", flush=True)
+            _said("store", n, ox, a.timeout, len(queries))
+        if n in vt_sizes:
+            res["virtuoso", n], loads[n] = virtuoso_run(graph, a.work / f"virtuoso-{n}", queries, a.timeout)
+            _said("virtuoso", n, res["virtuoso", n], a.timeout, len(queries))
         if n in rd_sizes:
             t = time.perf_counter()
             res["rdflib", n] = rd = timed("rdflib", graph, queries, rd_timeout)
-            for name, got in rd.items():
-                print(f"  rdflib {_label(n)} {name}: {_fmt(got, rd_timeout)}" + (f", {got[1]:,} rows" if got else ""),
-                      flush=True)
-            done = [v[0] for v in rd.values() if v]
-            print(f"  rdflib: {len(done)} of {len(queries)} queries answered, {sum(done):.1f} s in all "
-                  f"({time.perf_counter() - t:.0f} s with loading and stopped queries)", flush=True)
-    # One table: seconds per query and backend/size; ratios against the smallest size of the same backend,
-    # and rdflib against the store at the same size.
-    cols = [("store", n) for n in store_sizes] + [("rdflib", n) for n in rd_sizes]
-    print("\n| query | " + " | ".join(f"{b} {_label(n)}" for b, n in cols) + " |")
-    print("|---|" + "---|" * len(cols))
-    for name in queries:
+            _said("rdflib", n, rd, rd_timeout, len(queries))
+            print(f"  rdflib: {time.perf_counter() - t:.0f} s with loading and stopped queries", flush=True)
+        if a.clean:  # each size's graph, store and server database go before the next size is built
+            graph.unlink(missing_ok=True)
+            shutil.rmtree(store, ignore_errors=True)
+            shutil.rmtree(a.work / f"virtuoso-{n}", ignore_errors=True)
+    for n, (triples, seconds) in loads.items():
+        print(f"virtuoso {_label(n)}: {triples:,} triples bulk-loaded in {seconds:.1f} s (not counted in the table)")
+    cols = [("store", n) for n in store_sizes] + [("virtuoso", n) for n in vt_sizes] + [("rdflib", n) for n in rd_sizes]
+    growth = [(b, ns[-2], ns[-1]) for b, ns in (("store", store_sizes), ("virtuoso", vt_sizes)) if len(ns) > 1]
+    print("\nSeconds per query (rows in brackets at the first size); growth = seconds at the largest size over the "
+          "size before it.\n")
+    print("| query | " + " | ".join(f"{b} {_label(n)}" for b, n in cols) +
+          "".join(f" | {b} growth {_label(m)}→{_label(n)}" for b, m, n in growth) + " |")
+    print("|---|" + "---|" * (len(cols) + len(growth)))
+    for name in names:
         cells = []
         for b, n in cols:
             got = res[b, n][name]
-            cell = _fmt(got, a.timeout if b == "store" else rd_timeout)
-            n0 = (store_sizes if b == "store" else rd_sizes)[0]
-            first = res[b, n0][name]
-            notes = []
-            if got and first and n != n0:
-                notes.append(f"{got[0] / max(first[0], 1e-4):.0f}x vs {b} {_label(n0)}")
-            ox = res.get(("store", n), {}).get(name) if b == "rdflib" else None
-            if got and ox:
-                notes.append(f"{got[0] / max(ox[0], 1e-4):.1f}x the store")
-                if got[1] != ox[1]:
-                    notes.append(f"ROWS DIFFER FROM THE STORE'S {ox[1]:,}")
-            if got:
-                notes.append(f"{got[1]:,} rows")
-            cells.append(cell + (f" ({'; '.join(notes)})" if notes else ""))
+            cell = _fmt(got, rd_timeout if b == "rdflib" else a.timeout)
+            ox = res.get(("store", n), {}).get(name) if b != "store" else None
+            if got and ox and got[1] != ox[1]:
+                cell += f" (ROWS DIFFER FROM THE STORE'S {ox[1]:,}: {got[1]:,})"
+            elif got and (b, n) == cols[0]:
+                cell += f" ({got[1]:,})"
+            cells.append(cell)
+        for b, m, n in growth:
+            lo, hi = res[b, m][name], res[b, n][name]
+            cells.append(f"{hi[0] / max(lo[0], 1e-4):.1f}x" if lo and hi else "–")
         print(f"| {name} | " + " | ".join(cells) + " |")
     for b, n in cols:
         done = [v[0] for v in res[b, n].values() if v]
-        print(f"{b} {n}: {len(done)}/{len(queries)} answered, {sum(done):.1f} s in all")
+        print(f"{b} {_label(n)}: {len(done)}/{len(queries)} answered, {sum(done):.1f} s in all")
+    if a.json:
+        a.json.write_text(json.dumps({f"{b} {n}": v for (b, n), v in res.items()} | {"loads": loads}, indent=1))
     return 0
+
+
+def _said(backend: str, n: int, got: dict[str, tuple[float, int] | None], timeout: float, total: int) -> None:
+    for name, one in got.items():
+        print(f"  {backend} {_label(n)} {name}: {_fmt(one, timeout)}" + (f", {one[1]:,} rows" if one else ""),
+              flush=True)
+    done = [v[0] for v in got.values() if v]
+    print(f"  {backend}: {len(done)} of {total} queries answered, {sum(done):.1f} s in all", flush=True)
+
+
+def virtuoso_run(graph: Path, folder: Path, queries: dict[str, str],
+                 timeout: float) -> tuple[dict[str, tuple[float, int] | None], tuple[int, float]]:
+    """Every query on a Virtuoso loaded with the N-Triples of ``graph`` (the same triples as the store: the export
+    kg export -f nt writes); seconds and rows per query, and (triples, seconds) of the bulk load."""
+    from kg.errors import QueryError
+    from kg.query.backends import query_endpoint
+    from kg.rdf.nquads import canonical_lines, triples_from_quads
+
+    server = virtuoso_server.Server(folder)
+    out: dict[str, tuple[float, int] | None] = {}
+    try:
+        server.start()
+        nt = server.load_dir / "graph.nt"
+        triples = 0
+        with nt.open("w", encoding="utf-8", newline="\n") as fh:
+            for line in triples_from_quads(canonical_lines(graph)):
+                fh.write(line)
+                triples += 1
+        seconds = server.load(nt)
+        nt.unlink()
+        print(f"  virtuoso: {triples:,} triples loaded in {seconds:.1f} s (not counted)", flush=True)
+        for name, text in queries.items():
+            t = time.perf_counter()
+            try:
+                rows = len(query_endpoint(server.url, text, timeout=timeout, max_bytes=1 << 40,
+                                          default_graphs=(virtuoso_server.GRAPH,)).rows)
+                out[name] = (time.perf_counter() - t, rows)
+            except QueryError as e:
+                out[name] = None
+                if "timed out" not in str(e) and "time" not in str(e):
+                    print(f"  virtuoso {name}: {e}", file=sys.stderr, flush=True)
+                server.restart()
+    finally:
+        server.remove()
+    return out, (triples, seconds)
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ class Source:
     def stats(self, keys: tuple[str, ...] = ("works", "references", "cited_works", "tools", "people"),
               ) -> dict[str, int]:
         """Counts of ``kg stats``, the stored query ``stats`` (works, references, cited works, tools, people;
-        triples if asked): its counts not asked for are left out of the query (the distinct triples take
+        triples if asked): its counts not asked for are left out of the query (counting every triple takes
         most of its time on a large graph)."""
         text = "\n".join(line for line in find_query("stats").text.splitlines()
                          if not (m := _COUNT.match(line)) or m[1] in keys)
