@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,30 +45,59 @@ def test_cluster_graph_is_the_local_graph(corpus: Path, tmp_path: Path, monkeypa
     triples = len({line.rpartition(b" <")[0] for line in expected.splitlines()})
     assert manifest["triples"] == triples == sum(p["triples"] for p in manifest["parts"])
     files = sum(1 for p in corpus.rglob("*") if p.is_file() and not p.name.startswith("."))
-    mapped = len({line.split(b'"')[1] for line in expected.splitlines() if b"sourcePath>" in line})
-    # a scan task per input file, a map task per file with records kept
-    assert 0 < mapped <= files and sum(manifest["workers"].values()) == files + mapped
+    # a scan and a map task per input file; per hash partition a dedupe, a names, three resolution steps, the
+    # cited works' titles and the shared graphs; the facts; a task per part
+    n = manifest["partitions"]
+    assert n >= 4 and sum(manifest["workers"].values()) == 2 * files + 7 * n + 1 + len(manifest["parts"])
     assert manifest["inputs"] == [str(corpus)] and manifest["options"]["cluster"] == "local:2"
     assert (tmp_path / "two" / "graph.parts").read_text(encoding="utf-8").strip() == str(tmp_path / "two" / "parts")
     text = (tmp_path / "two" / "parts" / parts.MANIFEST).read_text(encoding="utf-8")
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"
 
 
-def test_file_and_memory_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fsspec = pytest.importorskip("fsspec")
+@pytest.fixture(scope="module")
+def threads() -> Iterator[str]:
+    """The address of a cluster of 2 workers in this process (tcp://127.0.0.1:...): they share its memory://."""
+    from distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None, protocol="tcp",
+                      host="127.0.0.1") as cluster:
+        yield cluster.scheduler_address
+
+
+def test_file_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _local([str(SEEDS)], tmp_path / "one", monkeypatch)
     got, _ = _cluster([SEEDS.as_uri()], tmp_path / "two", monkeypatch, parts=tmp_path / "out")
     assert got == expected and parts.workspace_graph(tmp_path / "two") == tmp_path / "out"
+
+
+def test_memory_inputs_scratch_and_parts(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs, scratch and parts at memory:// URLs, on a scheduler given by its tcp:// address: the same bytes; the
+    scratch prefix is removed, the parts folder has its manifest; the workspace refers to the URL."""
+    fsspec = pytest.importorskip("fsspec")
     mem = fsspec.filesystem("memory")
     for p in sorted(SEEDS.iterdir()):
         mem.pipe(f"/seeds-test/{p.name}", p.read_bytes())
     try:
-        local = _local(["memory://seeds-test"], tmp_path / "three", monkeypatch)
+        local = _local(["memory://seeds-test"], tmp_path / "one", monkeypatch)
         assert b"memory:///seeds-test/" in local  # (the records' source is the URL they came from)
-        got, manifest = _cluster(["memory://seeds-test"], tmp_path / "four", monkeypatch)
-        assert got == local and manifest["inputs"] == ["memory://seeds-test"]
+        monkeypatch.setenv("KG_HOME", str(tmp_path / "two"))
+        built, _ = api.build(["memory://seeds-test"], cluster=threads, validation="none", scratch="memory://scratch",
+                             parts="memory://out/graph")
+        assert built.graph == "memory://out/graph" == api.workspace_source()
+        assert "".join(parts.lines("memory://out/graph")).encode() == local
+        manifest = parts.read_manifest("memory://out/graph")
+        assert manifest["inputs"] == ["memory://seeds-test"] and manifest["lines"] == local.count(b"\n")
+        assert sorted(mem.ls("/out", detail=False)) == ["/out/graph"]  # (no temporary folder is left)
+        assert not mem.exists("/scratch") or not mem.ls("/scratch")
+        names = {p.rsplit("/", 1)[1] for p in mem.ls("/out/graph", detail=False)}
+        assert names == {parts.MANIFEST, *(p["name"] for p in manifest["parts"])}
+        stats = api.stats()
+        monkeypatch.setenv("KG_HOME", str(tmp_path / "one"))
+        assert stats.rows == api.stats().rows
     finally:
-        mem.rm("/seeds-test", recursive=True)
+        for folder in ("/seeds-test", "/out", "/scratch"):
+            if mem.exists(folder):
+                mem.rm(folder, recursive=True)
 
 
 @pytest.mark.parametrize("stage", ["read", "graph"])

@@ -15,44 +15,62 @@ The contract every writer and reader keeps:
 from __future__ import annotations
 
 import gzip
-import itertools
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..errors import InputError
+from .location import Location, is_url
 
 MANIFEST = "manifest.json"
 FORMAT = "crossref-kg parts"
 VERSION = 1
-COMPRESS = 6  # gzip level of the parts: level 9 costs about twice the time for a few per cent
+Graph = Path | str  # a graph file or parts folder: a path, or the URL of a parts folder
 
 
-def part_name(i: int) -> str:
+def part_name(i: int, ext: str = "nq") -> str:
     """The file name of part ``i`` (0-based).
 
     >>> part_name(7)
     'part-00007.nq.gz'
     """
-    return f"part-{i:05d}.nq.gz"
+    return f"part-{i:05d}.{ext}.gz"
 
 
-def is_parts(path: Path | str) -> bool:
+def location(folder: Graph | Location) -> Location:
+    return folder if isinstance(folder, Location) else Location(folder)
+
+
+def is_parts(path: Graph) -> bool:
     """Whether ``path`` is a folder meant as a partitioned graph (a manifest, or parts, inside)."""
-    p = Path(path)
-    return p.is_dir() and ((p / MANIFEST).exists() or any(p.glob("part-*.nq.gz")))
+    loc = location(path)
+    return loc.is_folder() and (loc.exists(MANIFEST) or any(n.startswith("part-") for n in loc.names()))
 
 
-def read_manifest(folder: Path | str) -> dict[str, Any]:
-    """The manifest of a finished parts folder; an :class:`InputError` naming the folder when it is not one."""
-    folder = Path(folder)
-    where = str(folder)
+def exists(graph: Graph) -> bool:
+    """Whether a graph file or parts folder (a path or a URL) is there."""
+    return location(graph).exists() if is_url(graph) else Path(graph).exists()
+
+
+def is_folder(graph: Graph) -> bool:
+    """Whether ``graph`` is a folder (a parts folder, as readers take it), at a path or a URL."""
+    return location(graph).is_folder() if is_url(graph) else Path(graph).is_dir()
+
+
+def read_manifest(folder: Graph | Location, syntax: str = "N-Quads") -> dict[str, Any]:
+    """The manifest of a finished parts folder of ``syntax`` (N-Quads: a graph; N-Triples: ``kg export --parts``);
+    an :class:`InputError` naming the folder when it is not one."""
+    loc = location(folder)
+    where = str(loc)
     try:
-        text = (folder / MANIFEST).read_text(encoding="utf-8")
+        text = loc.read(MANIFEST).decode("utf-8")
     except FileNotFoundError:
         raise InputError(where, f"has no {MANIFEST}: it is not a finished partitioned graph",
                          "the build that wrote it failed or was cancelled; run kg build again") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{where}/{MANIFEST}", f"is not JSON ({e})", "run kg build again") from None
     try:
         manifest = json.loads(text)
     except ValueError as e:
@@ -65,6 +83,9 @@ def read_manifest(folder: Path | str) -> dict[str, Any]:
             for p in parts):
         raise InputError(f"{where}/{MANIFEST}", f"is not a {FORMAT!r} manifest",
                          "point kg at the folder kg build --parts wrote")
+    if manifest.get("syntax", "N-Quads") != syntax:
+        raise InputError(where, f"holds {manifest.get('syntax')} parts for bulk loaders, not a graph",
+                         "point kg at the parts folder kg build wrote")
     for p in parts:
         if "/" in p["name"] or "\\" in p["name"] or p["name"].startswith("."):
             raise InputError(f"{where}/{MANIFEST}", f"names a part outside the folder: {p['name']!r}",
@@ -73,78 +94,53 @@ def read_manifest(folder: Path | str) -> dict[str, Any]:
 
 
 def part_paths(folder: Path | str) -> list[Path]:
-    """The parts of a finished parts folder, in order."""
+    """The parts of a finished local parts folder, in order."""
     folder = Path(folder)
     return [folder / p["name"] for p in read_manifest(folder)["parts"]]
 
 
-def lines(folder: Path | str) -> Iterator[str]:
+def open_parts(folder: Graph | Location, syntax: str = "N-Quads") -> Iterator[IO[bytes]]:
+    """Each part of a finished parts folder, in order, opened gunzipped (closed when the next is asked for)."""
+    loc = location(folder)
+    for p in read_manifest(loc, syntax)["parts"]:
+        with loc.open(p["name"]) as raw, gzip.open(raw, "rb") as fh:
+            yield cast(IO[bytes], fh)  # (a GzipFile is a binary file object, though not an IO subclass)
+
+
+def lines(folder: Graph | Location) -> Iterator[str]:
     """The canonical lines of a partitioned graph, in order (the parts gunzipped and concatenated)."""
-    for path in part_paths(folder):
-        with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
-            yield from fh
+    for fh in open_parts(folder):
+        for line in fh:
+            yield line.decode("utf-8")
 
 
 POINTER = "graph.parts"  # in a workspace: a text file naming the parts folder its graph is
 
 
-def workspace_graph(workspace: Path | str) -> Path:
+def workspace_graph(workspace: Path | str) -> Graph:
     """The graph a workspace refers to: the parts folder its ``graph.parts`` names (a path relative to the
-    workspace, or absolute), else its ``graph.nq``."""
+    workspace, an absolute path, or a URL), else its ``graph.nq``."""
     ws = Path(workspace)
     try:
         named = (ws / POINTER).read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         return ws / "graph.nq"
+    if is_url(named):
+        return named
     return ws / named if named else ws / "graph.nq"
 
 
-def _copied(src: IO[bytes], n: int, out: IO[bytes] | gzip.GzipFile, written: list[int]) -> Iterator[bytes]:
-    """The next ``n`` lines of ``src``, each written to ``out`` as it passes (so no part is held in memory) and
-    counted in ``written[0]``; yielded without their line break."""
-    for line in itertools.islice(src, n):
-        out.write(line)
-        written[0] += 1
-        yield line.rstrip(b"\n")
-
-
-def write_parts(graph: Path, folder: Path, n: int, info: dict[str, Any]) -> dict[str, Any]:
-    """Split the canonical file ``graph`` into ``n`` parts (range partitions by line, as equal as the lines
-    allow) in a temporary folder beside ``folder``, put it in ``folder``'s place and write the manifest last;
-    the manifest (``info`` added: inputs, options, workers). A failure leaves no folder with a manifest."""
-    from ..rdf.nquads import count_triples
-    from .outputs import _tag, atomic_writer, remove_dead
-    parent = folder.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    remove_dead(parent, f".{folder.name}.")
-    with open(graph, "rb") as fh:
-        total = sum(1 for _ in fh)
-    per = max(1, -(-total // max(1, n)))
-    tmp = parent / f".{folder.name}.building-{_tag()}"
-    tmp.mkdir()
-    parts: list[dict[str, Any]] = []
-    last: bytes | None = None
-    triples = 0
-    try:
-        with open(graph, "rb") as src:
-            for i in range(max(1, n)):
-                with gzip.GzipFile(tmp / part_name(i), "wb", compresslevel=COMPRESS, mtime=0) as out:
-                    written = [0]
-                    count, last = count_triples(_copied(src, per, out, written), last)
-                triples += count
-                parts.append({"name": part_name(i), "lines": written[0], "triples": count})
-        manifest = {"format": FORMAT, "version": VERSION, "parts": parts, "lines": total, "triples": triples, **info}
-        old = parent / f".{folder.name}.old-{_tag()}"
-        if folder.exists():
-            folder.rename(old)
-        tmp.rename(folder)
-        with atomic_writer(folder / MANIFEST) as fh:
-            fh.write(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    except BaseException:
-        import shutil
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if old.exists():
-        import shutil
-        shutil.rmtree(old, ignore_errors=True)
-    return manifest
+def commit(tmp: Location, folder: Location, manifest: dict[str, Any]) -> None:
+    """Put the parts written in ``tmp`` in ``folder``'s place and write the manifest, last. On a local disk the old
+    folder is renamed aside first; at a URL (no renames there) its manifest is removed first, so that a reader
+    never takes a half-written folder for a graph."""
+    old = folder.sibling(f".{folder.name}.old-{secrets.token_hex(4)}")
+    if folder.exists():
+        if folder.url:
+            folder.remove(MANIFEST)
+            folder.remove()
+        else:
+            folder.move_to(old)
+    tmp.move_to(folder)
+    folder.write(MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+    old.remove()
