@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -365,7 +365,7 @@ def _build_cluster(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None
         t = time.perf_counter()
         report = None
         if validation != "none":
-            lines = result.sample_lines() if result.sample is not None else list(parts_lines(tmp))
+            lines = result.sample_lines() if result.sample is not None else list(result.graph_lines(tmp))
             report = validate_collected(lines, result.shared_graphs, shapes, jobs or default_jobs(), tuning,
                                         on_progress)
             t = result.report.timed("validate", t)
@@ -379,13 +379,13 @@ def _build_cluster(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None
             if on_progress:
                 on_progress("export", built.triples, None, "triples")
             with plan.writing(plan.output) as fh:
-                export.WRITERS[out_fmt](parts_lines(tmp), fh)
+                export.WRITERS[out_fmt](result.graph_lines(tmp), fh)
             faults.reached("export")
             t = result.report.timed("export", t)
         if plan.store is not None and plan.store_building is not None:
             if on_progress:
                 on_progress("store", built.quads, None, "lines")
-            _store(plan, parts_lines(tmp), scratch)
+            _store(plan, result.graph_lines(tmp), scratch)
             result.report.timed("store", t)
         pointer = plan.workspace / POINTER
         stats = engine.stats
@@ -455,6 +455,37 @@ def export_graph(graph: Path | str | None, fmt: str | None, output: str) -> None
         return
     lines = read_graph_lines(src)
     export.write(lines, export.resolve_format(fmt, output), output)
+
+
+PART_LINES = 2_000_000  # quad lines per N-Triples part of kg export --parts from a graph file (~300 MB)
+
+
+def export_parts(graph: Path | str | None, fmt: str | None, folder: Path | str) -> dict[str, Any]:
+    """Write a graph (default: the workspace graph; a parts folder, or a canonical N-Quads file) as N-Triples
+    parts for bulk loaders into ``folder`` (a path or URL; ``kg.infra.parts.write_triples``): each triple once
+    across the parts, one part per part of a parts folder; the manifest."""
+    if fmt is None or export.resolve_format(fmt, None) != "nt":
+        raise UsageError("--parts writes N-Triples parts for bulk loaders; add -f nt")
+    src = graph or workspace_source()
+    if not parts_exist(src):
+        raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
+    from .infra import parts
+    sources: Iterable[Iterable[str]]
+    if parts_folder(src):
+        sources = ((line.decode("utf-8") for line in fh) for fh in parts.open_parts(src))
+    elif Path(src).suffix == ".nq" and is_canonical(Path(src)):
+        sources = _cut(canonical_lines(Path(src)), PART_LINES)
+    else:
+        raise InputError(str(src), "is not a canonical N-Quads graph (kg build's graph.nq or parts folder)",
+                         "export it with kg export -f nquads first, or name the workspace graph")
+    return parts.write_triples(sources, Location(folder), {"source": str(src)})
+
+
+def _cut(lines: Iterator[str], n: int) -> Iterator[Iterator[str]]:
+    """``lines`` in pieces of ``n``, streamed (each piece read before the next is asked for)."""
+    from itertools import chain, islice
+    for first in lines:
+        yield chain([first], islice(lines, n - 1))
 
 
 def query(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str] | None = None,

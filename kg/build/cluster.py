@@ -75,6 +75,11 @@ class Partitioned:
     knowledge_runs: list[str] = field(default_factory=list)  # runs of the shared graphs, in the scratch location
     scratch: Location | None = None
 
+    def graph_lines(self, out: Location) -> Iterator[str]:
+        """The graph's lines, from the parts written in ``out`` (before their manifest is)."""
+        from ..infra.parts import lines
+        return lines(out, [p["name"] for p in self.parts])
+
     def sample_lines(self) -> list[str]:
         """What validating the sample needs, sorted (as ``stream.StreamResult.sample_lines``)."""
         wanted = sample_filter(self.sampled, self.shared_graphs)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -27,6 +28,7 @@ from .location import Location, is_url
 MANIFEST = "manifest.json"
 FORMAT = "crossref-kg parts"
 VERSION = 1
+COMPRESS = 6  # gzip level of the parts
 Graph = Path | str  # a graph file or parts folder: a path, or the URL of a parts folder
 
 
@@ -99,17 +101,20 @@ def part_paths(folder: Path | str) -> list[Path]:
     return [folder / p["name"] for p in read_manifest(folder)["parts"]]
 
 
-def open_parts(folder: Graph | Location, syntax: str = "N-Quads") -> Iterator[IO[bytes]]:
-    """Each part of a finished parts folder, in order, opened gunzipped (closed when the next is asked for)."""
+def open_parts(folder: Graph | Location, syntax: str = "N-Quads", names: list[str] | None = None,
+               ) -> Iterator[IO[bytes]]:
+    """Each part of a finished parts folder (or the parts ``names`` of one being written), in order, opened
+    gunzipped (closed when the next is asked for)."""
     loc = location(folder)
-    for p in read_manifest(loc, syntax)["parts"]:
-        with loc.open(p["name"]) as raw, gzip.open(raw, "rb") as fh:
+    for name in names if names is not None else [p["name"] for p in read_manifest(loc, syntax)["parts"]]:
+        with loc.open(name) as raw, gzip.open(raw, "rb") as fh:
             yield cast(IO[bytes], fh)  # (a GzipFile is a binary file object, though not an IO subclass)
 
 
-def lines(folder: Graph | Location) -> Iterator[str]:
-    """The canonical lines of a partitioned graph, in order (the parts gunzipped and concatenated)."""
-    for fh in open_parts(folder):
+def lines(folder: Graph | Location, names: list[str] | None = None) -> Iterator[str]:
+    """The canonical lines of a partitioned graph, in order (the parts gunzipped and concatenated); ``names``: of
+    the parts of a folder being written (it has no manifest yet)."""
+    for fh in open_parts(folder, names=names):
         for line in fh:
             yield line.decode("utf-8")
 
@@ -128,6 +133,46 @@ def workspace_graph(workspace: Path | str) -> Graph:
     if is_url(named):
         return named
     return ws / named if named else ws / "graph.nq"
+
+
+def write_triples(sources: Iterable[Iterable[str]], folder: Location, info: dict[str, Any]) -> dict[str, Any]:
+    """N-Triples parts for bulk loaders, ``part-00000.nt.gz`` ..., one per item of ``sources`` (canonical quad lines,
+    in order: the parts of a graph one after the other): each triple once across all parts, holding one line in
+    memory. It holds because the canonical order sorts a line by its triple first (the triple's tokens, a space,
+    the graph IRI), so the lines of a triple in several graphs are adjacent, within a part or across the end of one
+    and the start of the next. Written in a temporary folder beside ``folder``, put in place, the manifest last;
+    the manifest (``info`` added)."""
+    tmp = folder.sibling(f".{folder.name}.building-{os.getpid()}-{secrets.token_hex(4)}")
+    tmp.make()
+    try:
+        written: list[dict[str, Any]] = []
+        last = None
+        for i, lines in enumerate(sources):
+            name = part_name(i, "nt")
+            n = 0
+            with tmp.writing(name) as path:
+                with gzip.GzipFile(path, "wb", compresslevel=COMPRESS, mtime=0) as gz:
+                    block: list[str] = []
+                    for line in lines:
+                        triple = line[:line.rindex(" <", 0, len(line) - 3)] + " .\n"
+                        if triple != last:
+                            block.append(triple)
+                            last = triple
+                            if len(block) >= 4096:
+                                gz.write("".join(block).encode("utf-8"))
+                                n += len(block)
+                                block.clear()
+                    gz.write("".join(block).encode("utf-8"))
+                    n += len(block)
+            written.append({"name": name, "lines": n, "triples": n})
+        total = sum(p["lines"] for p in written)
+        manifest = {"format": FORMAT, "version": VERSION, "syntax": "N-Triples", "parts": written, "lines": total,
+                    "triples": total, **info}
+        commit(tmp, folder, manifest)
+    except BaseException:
+        tmp.remove()
+        raise
+    return manifest
 
 
 def commit(tmp: Location, folder: Location, manifest: dict[str, Any]) -> None:
