@@ -100,6 +100,35 @@ def test_memory_inputs_scratch_and_parts(threads: str, tmp_path: Path, monkeypat
                 mem.rm(folder, recursive=True)
 
 
+def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records of one DOI in several input files (dedupe runs on the DOI partitions) and a --topics file naming a
+    DOI no record has: the same graph, counts, notes and warnings as the local build."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SEEDS, corpus)
+    first = sorted(SEEDS.iterdir())[0]
+    record = json.loads(first.read_text(encoding="utf-8"))
+    doi = record["message"]["DOI"]
+    for name, year, title in (("aa-earlier.json", 2001, "An earlier deposit"), ("zz-later.json", 2099, "A later one")):
+        again = json.loads(first.read_text(encoding="utf-8"))
+        again["message"]["deposited"] = {"date-parts": [[year, 1, 1]], "date-time": f"{year}-01-01T00:00:00Z",
+                                         "timestamp": 0}
+        again["message"]["title"] = [title]
+        (corpus / name).write_text(json.dumps(again), encoding="utf-8")
+    topics = tmp_path / "topics.tsv"
+    topics.write_text(f"doi\ttopics\n{doi}\tcompilers\n10.5555/not-an-input\tcompilers\n", encoding="utf-8")
+    reports = []
+    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", threads)):
+        monkeypatch.setenv("KG_HOME", str(home))
+        built, _ = api.build([str(corpus)], jobs=1, validation="none", topics=topics, cluster=cluster)
+        reports.append(built.report)
+    assert "".join(parts.lines(tmp_path / "two" / "parts")).encode() == (tmp_path / "one" / "graph.nq").read_bytes()
+    one, two = reports
+    assert (one.records, one.merged, one.skipped) == (two.records, two.merged, two.skipped) == (6, 2, 0)
+    assert one.notes == two.notes and len([n for n in one.notes if "same DOI as" in n]) == 2
+    assert one.warnings == two.warnings and any("10.5555/not-an-input" in w for w in one.warnings)
+    assert b"A later one" in (tmp_path / "one" / "graph.nq").read_bytes()
+
+
 @pytest.mark.parametrize("stage", ["read", "graph"])
 def test_interrupted_build_leaves_no_manifest(stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))

@@ -53,6 +53,7 @@ class Stats:
     workers: Counter[str] = field(default_factory=Counter)
     peak_kib: dict[str, int] = field(default_factory=dict)
     written: Counter[str] = field(default_factory=Counter)  # bytes by what: shuffled, runs, parts
+    seconds: dict[str, float] = field(default_factory=dict)  # wall seconds per stage
 
     def take(self, worker: str, peak: int) -> None:
         self.workers[worker] += 1
@@ -140,6 +141,7 @@ class DaskEngine:
         retried (a worker that dies: its tasks run elsewhere); an interruption cancels those not done."""
         futures = [self.client.submit(_task, fn, *args, key=f"{stage}-{fn.__name__}-{i}-{self.key}", retries=3,
                                       pure=False) for i, (fn, args) in enumerate(tasks)]
+        started = time.perf_counter()
         try:
             for i, future in enumerate(futures):
                 worker, peak, done = future.result()
@@ -153,6 +155,7 @@ class DaskEngine:
                 yield done
         finally:
             self.client.cancel([f for f in futures if not f.done()])
+            self.stats.seconds[stage] = round(self.stats.seconds.get(stage, 0.0) + time.perf_counter() - started, 2)
 
     def build(self, inputs: list[Input], spec: ContextSpec, tuning: Tuning, scratch: Location, out: Location,
               strict: bool, on_problem: Callable[[str, str], None] | None, sample: int | None,
@@ -166,7 +169,8 @@ class DaskEngine:
         ctx = partitioned.context(spec)
         files = _files(inputs, scratch)
         size = sum(_size(where) for _shown, where, _explicit in files)
-        n = result.partitions = max(2 * self.size, math.ceil(size / tuning.partition_bytes))
+        workers = self.size
+        n = result.partitions = workers * max(2, math.ceil(size / tuning.partition_bytes / workers))
         plan = self.client.scatter(Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample), broadcast=True)
         plain = Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample)
         if on_progress:
@@ -252,7 +256,7 @@ class DaskEngine:
                on_progress: Callable[..., None] | None) -> None:
         """Cut the runs into key ranges (at least one a worker) and merge each into a part in ``out``."""
         total = sum(r["size"] for r in runs)
-        wanted = max(self.size, math.ceil(total / tuning.part_bytes))
+        wanted = self.size * max(1, math.ceil(total / tuning.part_bytes / self.size))  # (a multiple of the workers)
         cuts = ranges.splitters([key for r in runs for key in r["keys"]], wanted)
         bounds = [None, *cuts, None]
         listed = [(r["name"], r["size"]) for r in sorted(runs, key=lambda r: r["name"])]

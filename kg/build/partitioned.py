@@ -60,7 +60,7 @@ from .tuning import Tuning
 
 ITEM_BITS = 24  # items (records, or lines of a large JSON Lines file) of one input file: the low bits of n
 FILE_SHIFT = SHIFT + ITEM_BITS  # a record's sequence number >> FILE_SHIFT is its input file's number
-COMPRESS = 6  # gzip level of the parts: level 9 costs about twice the time for a few per cent
+COMPRESS = 3  # gzip level of the parts: 2.5 times as fast as level 6 on N-Quads, for files 15% larger
 SAMPLES = 64  # keys sampled per run, at most, to cut the graph into parts
 
 
