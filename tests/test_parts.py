@@ -130,3 +130,22 @@ def test_nt_parts_across_a_part_boundary(homes: tuple[Path, Path], tmp_path: Pat
     first, second = (gzip.open(tmp_path / "nt" / parts.part_name(i, "nt")).read().decode() for i in (0, 1))
     assert first.endswith(keys[cut]) and not second.startswith(keys[cut])
     assert first + second == "".join(sorted(set(keys)))
+
+
+@pytest.mark.slow
+def test_nt_parts_bulk_load_into_virtuoso(homes: tuple[Path, Path], tmp_path: Path) -> None:
+    """The README's steps: the N-Triples parts into Virtuoso with ld_dir + rdf_loader_run, every part, every triple."""
+    from test_virtuoso import start_virtuoso  # (skips this test where Virtuoso is not installed)
+    _local, cluster = homes
+    server = start_virtuoso(tmp_path / "virtuoso")
+    try:
+        folder = server.load_dir / "nt-parts"
+        assert kg(cluster, "export", "--parts", str(folder), "-f", "nt").exit_code == 0
+        manifest = parts.read_manifest(folder, "N-Triples")
+        graph = "https://example.org/crossref-kg/parts"
+        server.isql(f"ld_dir('{folder}', '*.nt.gz', '{graph}'); rdf_loader_run(); checkpoint;")
+        loaded = server.isql("SELECT COUNT(*) FROM DB.DBA.LOAD_LIST WHERE ll_error IS NULL AND ll_state = 2;")
+        assert loaded.strip() == str(len(manifest["parts"]))
+        assert server.sparql_count(graph) == manifest["triples"]
+    finally:
+        server.stop()

@@ -33,17 +33,24 @@ from .stream import fan_in, run_records, sample_filter
 from .tuning import Tuning
 
 
-def _task(fn: Callable[..., Done], *args: Any) -> tuple[str, int, Done | KgError]:
-    """Run a task in a worker: who ran it, its peak resident memory so far (KiB), and its answer, or the error
-    (bad input: one line for the user, not a failure for Dask to retry)."""
+def _cpu() -> float:
+    import resource
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def _task(fn: Callable[..., Done], *args: Any) -> tuple[str, int, float, Done | KgError]:
+    """Run a task in a worker: who ran it, its peak resident memory so far (KiB), the CPU seconds it took (its
+    sorts included), and its answer, or the error (bad input: one line for the user, not a failure to retry)."""
     import resource
 
     from distributed import get_worker
+    cpu = _cpu()
     try:
         done: Done | KgError = fn(*args)
     except KgError as e:
         done = e
-    return str(get_worker().address), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, done
+    return str(get_worker().address), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, _cpu() - cpu, done
 
 
 @dataclass
@@ -54,6 +61,7 @@ class Stats:
     peak_kib: dict[str, int] = field(default_factory=dict)
     written: Counter[str] = field(default_factory=Counter)  # bytes by what: shuffled, runs, parts
     seconds: dict[str, float] = field(default_factory=dict)  # wall seconds per stage
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the tasks per stage
 
     def take(self, worker: str, peak: int) -> None:
         self.workers[worker] += 1
@@ -144,11 +152,12 @@ class DaskEngine:
         started = time.perf_counter()
         try:
             for i, future in enumerate(futures):
-                worker, peak, done = future.result()
+                worker, peak, cpu, done = future.result()
                 future.release()
                 if isinstance(done, KgError):
                     raise done
                 self.stats.take(worker, peak)
+                self.stats.cpu[stage] = round(self.stats.cpu.get(stage, 0.0) + cpu, 2)
                 self.stats.written[what] += done.written
                 if self.on_tasks:
                     self.on_tasks(stage, i + 1, len(futures))
