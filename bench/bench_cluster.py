@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -29,10 +30,22 @@ ROOT = Path(__file__).resolve().parents[1]
 KG = str(Path(sys.executable).parent / "kg")
 
 
-def _build(inputs: Path, home: Path, *flags: str) -> float:
+CPU: dict[str, float] = {}  # CPU seconds (user + system) of each build, its worker processes included
+LOAD: dict[str, float] = {}  # the machine's 1-minute load average at the end of each build
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _build(name: str, inputs: Path, home: Path, *flags: str) -> float:
     env = {**os.environ, "KG_HOME": str(home)}
+    cpu = _cpu()
     t = time.perf_counter()
     subprocess.run([KG, "build", str(inputs), "--validate", "none", "-q", *flags], env=env, check=True)
+    CPU[name] = _cpu() - cpu
+    LOAD[name] = os.getloadavg()[0]
     return time.perf_counter() - t
 
 
@@ -79,19 +92,21 @@ def main() -> None:
         inputs = work / "in"
         _split(args.records, args.files, inputs)
         size = sum(p.stat().st_size for p in inputs.iterdir())
-        times = {"jobs2": _build(inputs, work / "j2", "--jobs", "2")}
+        times = {"jobs2": _build("jobs2", inputs, work / "j2", "--jobs", "2")}
         local_sha = _sha_file(work / "j2" / "graph.nq")
         graph_bytes = (work / "j2" / "graph.nq").stat().st_size
         (work / "j2" / "graph.nq").unlink()
-        times["local2"] = _build(inputs, work / "c2", "--cluster", "local:2")
-        times["local1"] = _build(inputs, work / "c1", "--cluster", "local:1")
+        times["local2"] = _build("local2", inputs, work / "c2", "--cluster", "local:2")
+        times["local1"] = _build("local1", inputs, work / "c1", "--cluster", "local:1")
         same = _sha_parts(work / "c2") == local_sha == _sha_parts(work / "c1")
         two, one = _manifest(work / "c2"), _manifest(work / "c1")
     n = args.records
     print(f"records {n} in {args.files} files ({size / 1e6:.1f} MB); graphs identical: {same}")
     for name, sec in times.items():
-        print(f"  {name:7s} {sec:8.2f} s  {n / sec:8.0f} records/s  {sec / n * 1e3:.3f} ms/record")
-    print(f"overhead of the engine (local:2 / --jobs 2): {times['local2'] / times['jobs2']:.2f}x")
+        print(f"  {name:7s} {sec:8.2f} s  {n / sec:8.0f} records/s  {sec / n * 1e3:.3f} ms/record; "
+              f"CPU {CPU[name]:.1f} s ({CPU[name] / n * 1e3:.2f} ms/record); load average at the end {LOAD[name]:.1f}")
+    print(f"overhead of the engine (local:2 / --jobs 2): {times['local2'] / times['jobs2']:.2f}x wall, "
+          f"{CPU['local2'] / CPU['jobs2']:.2f}x CPU")
     print(f"speed-up of a second worker (local:1 / local:2): {times['local1'] / times['local2']:.2f}x")
     for label, m in (("local:2", two), ("local:1", one)):
         print(f"{label}: {m['partitions']} partitions, {len(m['parts'])} parts; stages (s): "

@@ -101,8 +101,9 @@ def test_memory_inputs_scratch_and_parts(threads: str, tmp_path: Path, monkeypat
 
 
 def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Records of one DOI in several input files (dedupe runs on the DOI partitions) and a --topics file naming a
-    DOI no record has: the same graph, counts, notes and warnings as the local build."""
+    """Records of one DOI in several input files (dedupe runs on the DOI partitions), a file that is no JSON and a
+    --topics file naming a DOI no record has: the same graph, counts, errors, notes and warnings as the local
+    build."""
     corpus = tmp_path / "corpus"
     shutil.copytree(SEEDS, corpus)
     first = sorted(SEEDS.iterdir())[0]
@@ -114,6 +115,7 @@ def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkey
                                          "timestamp": 0}
         again["message"]["title"] = [title]
         (corpus / name).write_text(json.dumps(again), encoding="utf-8")
+    (corpus / "broken.json").write_text('{"message": {"DOI": "10.5555/broken", "title": [}', encoding="utf-8")
     topics = tmp_path / "topics.tsv"
     topics.write_text(f"doi\ttopics\n{doi}\tcompilers\n10.5555/not-an-input\tcompilers\n", encoding="utf-8")
     reports = []
@@ -123,7 +125,8 @@ def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkey
         reports.append(built.report)
     assert "".join(parts.lines(tmp_path / "two" / "parts")).encode() == (tmp_path / "one" / "graph.nq").read_bytes()
     one, two = reports
-    assert (one.records, one.merged, one.skipped) == (two.records, two.merged, two.skipped) == (6, 2, 0)
+    assert (one.records, one.merged, one.skipped) == (two.records, two.merged, two.skipped) == (6, 2, 1)
+    assert one.errors == two.errors and len(one.errors) == 1 and "broken.json" in one.errors[0]
     assert one.notes == two.notes and len([n for n in one.notes if "same DOI as" in n]) == 2
     assert one.warnings == two.warnings and any("10.5555/not-an-input" in w for w in one.warnings)
     assert b"A later one" in (tmp_path / "one" / "graph.nq").read_bytes()
@@ -167,3 +170,15 @@ def test_killed_worker_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     got, manifest = _cluster([str(SAMPLES)], tmp_path / "two", monkeypatch)
     assert marker.exists()  # a worker died in a map task; Dask ran the task again elsewhere
     assert got == expected and manifest["lines"] == expected.count(b"\n")
+
+
+@pytest.mark.parametrize("option", ["--parts", "--scratch"])
+def test_cluster_options_need_cluster(option: str, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+    r = CliRunner().invoke(main, ["build", str(SEEDS), option, str(tmp_path / "x")],
+                           env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
+    assert (r.exit_code, r.output) == (2, f"error: {option} goes with --cluster; add --cluster local:N or a scheduler "
+                                          "address\n")
+    assert not (tmp_path / "ws").exists()

@@ -233,18 +233,14 @@ def dedupe(plan: Plan, b: int) -> Done:
                 found.append(doi)
             if plan.sample_size is not None:
                 candidates.append((hashlib.sha256(doi.encode("utf-8")).hexdigest(), doi))
-                if len(candidates) >= 2 * plan.sample_size:
-                    del sorted_in_place(candidates)[plan.sample_size:]
+                if len(candidates) >= 2 * plan.sample_size:  # (keep the smallest: memory bounded by the sample)
+                    candidates.sort()
+                    del candidates[plan.sample_size:]
         db.close()
         out.close()
         written = _put(plan, work / "dedupe.shf", f"dedupe-{b:05d}.shf")
     return Done(written, {"notes": notes, "merged": merged, "works": works, "found": found,
-                          "sample": sorted_in_place(candidates)[:plan.sample_size or 0]})
-
-
-def sorted_in_place(items: list[Any]) -> list[Any]:
-    items.sort()
-    return items
+                          "sample": sorted(candidates)[:plan.sample_size or 0]})
 
 
 def _batches(rows: Iterable[Any], size: int = 5000) -> Iterator[list[Any]]:
