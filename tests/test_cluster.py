@@ -132,6 +132,19 @@ def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkey
     assert b"A later one" in (tmp_path / "one" / "graph.nq").read_bytes()
 
 
+def test_sampled_validation(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample is validated as in the local build: its records' lines from pass 2, and the lines of the shared
+    graphs it needs, picked from their runs by the workers."""
+    rendered = []
+    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", threads)):
+        monkeypatch.setenv("KG_HOME", str(home))
+        _built, report = api.build([str(SAMPLES)], jobs=1, validation="sample:6", cluster=cluster,
+                                   allow_invalid=True)
+        assert report is not None
+        rendered.append(api.render_validation(report, "json", "info"))
+    assert rendered[0] == rendered[1] and json.loads(rendered[0])["results"]
+
+
 @pytest.mark.parametrize("stage", ["read", "graph"])
 def test_interrupted_build_leaves_no_manifest(stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))

@@ -29,7 +29,7 @@ from ..refs.topics import unused_overrides
 from . import partitioned
 from .memory import Report
 from .partitioned import Done, Plan
-from .stream import fan_in, run_records, sample_filter
+from .stream import SampleFilter, fan_in, run_records
 from .tuning import Tuning
 
 
@@ -81,8 +81,7 @@ class Partitioned:
     sample: set[str] | None = None  # graph IRIs of the sampled records (None: every record)
     sampled: list[str] = field(default_factory=list)
     shared_graphs: set[str] = field(default_factory=set)
-    knowledge_runs: list[str] = field(default_factory=list)  # runs of the shared graphs, in the scratch location
-    scratch: Location | None = None
+    picked: list[str] = field(default_factory=list)  # the lines of the shared graphs the sample needs
 
     def graph_lines(self, out: Location) -> Iterator[str]:
         """The graph's lines, from the parts written in ``out`` (before their manifest is)."""
@@ -90,14 +89,9 @@ class Partitioned:
         return lines(out, [p["name"] for p in self.parts])
 
     def sample_lines(self) -> list[str]:
-        """What validating the sample needs, sorted (as ``stream.StreamResult.sample_lines``)."""
-        wanted = sample_filter(self.sampled, self.shared_graphs)
-        extra: set[str] = set()
-        assert self.scratch is not None
-        for name in self.knowledge_runs:
-            with self.scratch.open(name) as fh:
-                extra.update(line for line in (raw.decode("utf-8") for raw in fh) if wanted(line))
-        return sorted(extra.union(self.sampled))
+        """What validating the sample needs, sorted (as ``stream.StreamResult.sample_lines``): the lines of the
+        sampled records, and those of the shared graphs' runs that the workers picked."""
+        return sorted(set(self.picked).union(self.sampled))
 
 
 class DaskEngine:
@@ -173,7 +167,7 @@ class DaskEngine:
         with ``scratch`` (seen by every worker) for what the stages pass on."""
         report = Report()
         problem = report.recorder(strict, on_problem)
-        result = Partitioned(report, scratch=scratch)
+        result = Partitioned(report)
         t = time.perf_counter()
         ctx = partitioned.context(spec)
         files = _files(inputs, scratch)
@@ -238,7 +232,11 @@ class DaskEngine:
                                + [(partitioned.fact_graph, (plan, row_runs))], "runs"):
             runs.extend(done.answer["runs"])
             knowledge.extend(r["name"] for r in done.answer["runs"])
-        result.knowledge_runs = sorted(knowledge)
+        if result.sample is not None:
+            wanted = self.client.scatter(SampleFilter(result.sampled, result.shared_graphs), broadcast=True)
+            for done in self.stage("sample", [(partitioned.sample_lines, (plan, name, wanted))
+                                              for name in sorted(knowledge)], "runs"):
+                result.picked.extend(done.answer["lines"])
         t = report.timed("map", t)
         self._parts(plan, tuning, runs, out, result, on_progress)
         report.timed("merge", t)

@@ -33,7 +33,7 @@ import shutil
 import sqlite3
 import tempfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -540,6 +540,12 @@ def fact_graph(plan: Plan, row_runs: list[str]) -> Done:
         lines = facts.fact_lines(rows, ctx.minter.shared_graph("facts"), lambda name: Sorter(work, name))
         written, run = _sorted_run(plan, lines, work, "facts.nq")
     return Done(written, {"runs": [run] if run else []})
+
+
+def sample_lines(plan: Plan, name: str, wanted: Callable[[str], bool]) -> Done:
+    """The lines of the run ``name`` of a shared graph that validating the sample needs (``stream.SampleFilter``)."""
+    with plan.scratch.open(name) as fh:
+        return Done(0, {"lines": [line for line in (raw.decode("utf-8") for raw in fh) if wanted(line)]})
 
 
 # ---------------------------------------------------------------- runs and parts

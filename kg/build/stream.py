@@ -80,7 +80,7 @@ class StreamResult:
         """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
         the knowledge-graph lines about the IRIs the sampled records use and the facts about those and their
         subjects. Call it before merging the runs (a merge in rounds removes the runs it merges)."""
-        wanted = sample_filter(self.sampled, self.shared_graphs)
+        wanted = SampleFilter(self.sampled, self.shared_graphs)
         extra: set[str] = set()
         for run in self.knowledge_runs:
             with open(run, encoding="utf-8", newline="\n") as fh:
@@ -88,18 +88,21 @@ class StreamResult:
         return sorted(extra.union(self.sampled))
 
 
-def sample_filter(sampled: list[str], shared_graphs: set[str]) -> Callable[[str], bool]:
+class SampleFilter:
     """Which lines of the shared graphs validating the records of ``sampled`` (their lines) needs: the tools and
-    topics graphs, the knowledge-graph lines about the IRIs they use, the facts about those and their subjects."""
-    fgraph, kgraph, tgraph, sgraph = sorted(shared_graphs)
-    used = {o for _s, _p, o, _g in map(split_quad, sampled) if o.startswith("<")}
-    about = used.union(s for s, _p, _o, _g in map(split_quad, sampled))  # (facts are on references too)
+    topics graphs, the knowledge-graph lines about the IRIs they use, the facts about those and their subjects.
+    A plain value, sent to the workers of a cluster build."""
 
-    def wanted(line: str) -> bool:
+    def __init__(self, sampled: list[str], shared_graphs: set[str]) -> None:
+        self.graphs = tuple(sorted(shared_graphs))
+        self.used = {o for _s, _p, o, _g in map(split_quad, sampled) if o.startswith("<")}
+        self.about = self.used.union(s for s, _p, _o, _g in map(split_quad, sampled))  # (facts are on references too)
+
+    def __call__(self, line: str) -> bool:
+        fgraph, kgraph, tgraph, sgraph = self.graphs
         s, _p, _o, graph = split_quad(line)
-        return graph == tgraph or graph == sgraph or (graph == kgraph and s in used) or \
-            (graph == fgraph and s in about)
-    return wanted
+        return graph == tgraph or graph == sgraph or (graph == kgraph and s in self.used) or \
+            (graph == fgraph and s in self.about)
 
 
 # ---------------------------------------------------------------- worker side
