@@ -395,7 +395,7 @@ def _build_cluster(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None
             "records": result.report.records, "works": result.works, "partitions": result.partitions,
             "workers": dict(sorted(stats.workers.items())), "worker_peak_kib": dict(sorted(stats.peak_kib.items())),
             "bytes_written": dict(sorted(stats.written.items())), "stage_seconds": stats.seconds,
-            "stage_cpu_seconds": stats.cpu})
+            "stage_cpu_seconds": stats.cpu, "task_cpu_seconds": dict(sorted(stats.task_cpu.items()))})
         named = outputs.Target(str(pointer), pointer, False, False)
         with outputs.opened(named) as fh:
             fh.write((folder.where if folder.url else os.path.abspath(folder.where)) + "\n")

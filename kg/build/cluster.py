@@ -62,6 +62,7 @@ class Stats:
     written: Counter[str] = field(default_factory=Counter)  # bytes by what: shuffled, runs, parts
     seconds: dict[str, float] = field(default_factory=dict)  # wall seconds per stage
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the tasks per stage
+    task_cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per task function, and the longest task
 
     def take(self, worker: str, peak: int) -> None:
         self.workers[worker] += 1
@@ -152,6 +153,10 @@ class DaskEngine:
                     raise done
                 self.stats.take(worker, peak)
                 self.stats.cpu[stage] = round(self.stats.cpu.get(stage, 0.0) + cpu, 2)
+                name = tasks[i][0].__name__
+                self.stats.task_cpu[name] = round(self.stats.task_cpu.get(name, 0.0) + cpu, 2)
+                self.stats.task_cpu[f"{name} (longest)"] = round(max(cpu, self.stats.task_cpu.get(
+                    f"{name} (longest)", 0.0)), 2)
                 self.stats.written[what] += done.written
                 if self.on_tasks:
                     self.on_tasks(stage, i + 1, len(futures))
