@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,8 @@ def _local(inputs: list[str], home: Path, monkeypatch: pytest.MonkeyPatch) -> by
 
 def _cluster(inputs: list[str], home: Path, monkeypatch: pytest.MonkeyPatch, **kw: object) -> tuple[bytes, dict]:
     monkeypatch.setenv("KG_HOME", str(home))
-    built, _ = api.build(inputs, cluster="local:2", validation="none", **kw)  # type: ignore[arg-type]
+    kw.setdefault("cluster", "local:2")
+    built, _ = api.build(inputs, validation="none", **kw)  # type: ignore[arg-type]
     folder = parts.workspace_graph(home)
     assert folder == built.graph and folder.is_dir()
     data = b"".join(gzip.open(p).read() for p in parts.part_paths(folder))
@@ -55,22 +55,14 @@ def test_cluster_graph_is_the_local_graph(corpus: Path, tmp_path: Path, monkeypa
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"
 
 
-@pytest.fixture(scope="module")
-def threads() -> Iterator[str]:
-    """The address of a cluster of 2 workers in this process (tcp://127.0.0.1:...): they share its memory://."""
-    from distributed import LocalCluster
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None, protocol="tcp",
-                      host="127.0.0.1") as cluster:
-        yield cluster.scheduler_address
-
-
-def test_file_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_url(dask_threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _local([str(SEEDS)], tmp_path / "one", monkeypatch)
-    got, _ = _cluster([SEEDS.as_uri()], tmp_path / "two", monkeypatch, parts=tmp_path / "out")
+    got, _ = _cluster([SEEDS.as_uri()], tmp_path / "two", monkeypatch, parts=tmp_path / "out", cluster=dask_threads)
     assert got == expected and parts.workspace_graph(tmp_path / "two") == tmp_path / "out"
 
 
-def test_memory_inputs_scratch_and_parts(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_memory_inputs_scratch_and_parts(dask_threads: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Inputs, scratch and parts at memory:// URLs, on a scheduler given by its tcp:// address: the same bytes; the
     scratch prefix is removed, the parts folder has its manifest; the workspace refers to the URL."""
     fsspec = pytest.importorskip("fsspec")
@@ -81,8 +73,8 @@ def test_memory_inputs_scratch_and_parts(threads: str, tmp_path: Path, monkeypat
         local = _local(["memory://seeds-test"], tmp_path / "one", monkeypatch)
         assert b"memory:///seeds-test/" in local  # (the records' source is the URL they came from)
         monkeypatch.setenv("KG_HOME", str(tmp_path / "two"))
-        built, _ = api.build(["memory://seeds-test"], cluster=threads, validation="none", scratch="memory://scratch",
-                             parts="memory://out/graph")
+        built, _ = api.build(["memory://seeds-test"], cluster=dask_threads, validation="none",
+                             scratch="memory://scratch", parts="memory://out/graph")
         assert built.graph == "memory://out/graph" == api.workspace_source()
         assert "".join(parts.lines("memory://out/graph")).encode() == local
         manifest = parts.read_manifest("memory://out/graph")
@@ -100,7 +92,8 @@ def test_memory_inputs_scratch_and_parts(threads: str, tmp_path: Path, monkeypat
                 mem.rm(folder, recursive=True)
 
 
-def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_duplicate_dois_and_topic_overrides(dask_threads: str, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Records of one DOI in several input files (dedupe runs on the DOI partitions), a file that is no JSON and a
     --topics file naming a DOI no record has: the same graph, counts, errors, notes and warnings as the local
     build."""
@@ -119,7 +112,7 @@ def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkey
     topics = tmp_path / "topics.tsv"
     topics.write_text(f"doi\ttopics\n{doi}\tcompilers\n10.5555/not-an-input\tcompilers\n", encoding="utf-8")
     reports = []
-    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", threads)):
+    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", dask_threads)):
         monkeypatch.setenv("KG_HOME", str(home))
         built, _ = api.build([str(corpus)], jobs=1, validation="none", topics=topics, cluster=cluster)
         reports.append(built.report)
@@ -132,11 +125,11 @@ def test_duplicate_dois_and_topic_overrides(threads: str, tmp_path: Path, monkey
     assert b"A later one" in (tmp_path / "one" / "graph.nq").read_bytes()
 
 
-def test_sampled_validation(threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sampled_validation(dask_threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample is validated as in the local build: its records' lines from pass 2, and the lines of the shared
     graphs it needs, picked from their runs by the workers."""
     rendered = []
-    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", threads)):
+    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", dask_threads)):
         monkeypatch.setenv("KG_HOME", str(home))
         _built, report = api.build([str(SAMPLES)], jobs=1, validation="sample:6", cluster=cluster,
                                    allow_invalid=True)
@@ -146,11 +139,12 @@ def test_sampled_validation(threads: str, tmp_path: Path, monkeypatch: pytest.Mo
 
 
 @pytest.mark.parametrize("stage", ["read", "graph"])
-def test_interrupted_build_leaves_no_manifest(stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_build_leaves_no_manifest(stage: str, dask_threads: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
     monkeypatch.setenv("KG_FAULT", f"{stage}:INT")
     with pytest.raises(api.Interrupted):
-        api.build([str(SEEDS)], cluster="local:2", validation="none", parts=tmp_path / "out")
+        api.build([str(SEEDS)], cluster=dask_threads, validation="none", parts=tmp_path / "out")
     assert not (tmp_path / "out").exists()
     assert not list(tmp_path.rglob(parts.MANIFEST)) and not (tmp_path / "ws" / "graph.parts").exists()
 
