@@ -9,7 +9,10 @@ The contract every writer and reader keeps:
   and readers refuse it;
 - the manifest is a JSON object with at least ``format`` (:data:`FORMAT`), ``version`` and ``parts``: a list, in
   order, of objects with ``name`` and ``lines`` (the number of lines of that part). Writers add what they know
-  (triple counts, inputs, options, the workers that ran).
+  (triple counts, inputs, options, the workers that ran). ``syntax`` is ``N-Triples`` for the parts ``kg export
+  --parts`` writes for bulk loaders (``part-00000.nt.gz``: each triple once), which are no graph to kg's readers.
+
+The folder may be a path or an fsspec URL (``kg.infra.location``).
 """
 
 from __future__ import annotations
