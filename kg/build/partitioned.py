@@ -62,6 +62,7 @@ ITEM_BITS = 24  # items (records, or lines of a large JSON Lines file) of one in
 FILE_SHIFT = SHIFT + ITEM_BITS  # a record's sequence number >> FILE_SHIFT is its input file's number
 COMPRESS = 3  # gzip level of the parts: 2.5 times as fast as level 6 on N-Quads, for files 15% larger
 SAMPLES = 64  # keys sampled per run, at most, to cut the graph into parts
+SAMPLE_BUDGET = 200_000  # keys sampled from all the runs of pass 2 together, at most (the driver holds them)
 
 
 @dataclass(frozen=True)
@@ -554,7 +555,7 @@ def _indexed_run(plan: Plan, local: Path, work: Path, name: str) -> tuple[int, d
     """Put the sorted run ``local`` into the scratch location as ``name``, with its sparse index beside it."""
     index = ranges.sparse_index(local)
     size = local.stat().st_size
-    keys = ranges.samples(index, size, SAMPLES)
+    keys = ranges.samples(index, size, max(4, min(SAMPLES, SAMPLE_BUDGET // max(1, len(plan.files)))))
     idx = work / f"{name}.idx"
     idx.write_bytes(pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
     written = _put(plan, idx, f"{name}.idx") + _put(plan, local, name)
