@@ -30,11 +30,13 @@ def kg(home: Path, *args: str) -> Any:
 
 @pytest.fixture(scope="module")
 def homes(tmp_path_factory: pytest.TempPathFactory, dask_threads: str) -> tuple[Path, Path]:
-    """The seeds built locally and on a cluster of 2 (given by its tcp:// address), each with --store."""
+    """The seeds built locally and on a cluster of 2 (given by its tcp:// address), each with --store and -o."""
     root = tmp_path_factory.mktemp("parts")
     local, cluster = root / "local", root / "cluster"
-    assert kg(local, "build", "--store", str(local / "store")).exit_code == 0
-    assert kg(cluster, "build", "--cluster", dask_threads, "--store", str(cluster / "store")).exit_code == 0
+    assert kg(local, "build", "--store", str(local / "store"), "-o", str(root / "local.ttl")).exit_code == 0
+    assert kg(cluster, "build", "--cluster", dask_threads, "--store", str(cluster / "store"),
+              "-o", str(root / "cluster.ttl")).exit_code == 0
+    assert (root / "cluster.ttl").read_bytes() == (root / "local.ttl").read_bytes()  # (-o: exported from the parts)
     assert parts.workspace_graph(cluster) == cluster / "parts"
     return local, cluster
 
