@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -458,35 +458,31 @@ def export_graph(graph: Path | str | None, fmt: str | None, output: str) -> None
     export.write(lines, export.resolve_format(fmt, output), output)
 
 
-PART_LINES = 2_000_000  # quad lines per N-Triples part of kg export --parts from a graph file (~300 MB)
+PART_BYTES = 1 << 30  # bytes of a graph file per N-Triples part of kg export --parts
 
 
-def export_parts(graph: Path | str | None, fmt: str | None, folder: Path | str) -> dict[str, Any]:
+def export_parts(graph: Path | str | None, fmt: str | None, folder: Path | str, jobs: int | None = None,
+                 ) -> dict[str, Any]:
     """Write a graph (default: the workspace graph; a parts folder, or a canonical N-Quads file) as N-Triples
-    parts for bulk loaders into ``folder`` (a path or URL; ``kg.infra.parts.write_triples``): each triple once
-    across the parts, one part per part of a parts folder; the manifest."""
+    parts for bulk loaders into ``folder`` (a path or URL; ``kg.infra.parts.write_triples``), in ``jobs``
+    processes (default: the available cores): each triple once across the parts, one part per part of a parts
+    folder (per GiB of a file, at least one a job); the manifest."""
     if fmt is None or export.resolve_format(fmt, None) != "nt":
         raise UsageError("--parts writes N-Triples parts for bulk loaders; add -f nt")
     src = graph or workspace_source()
     if not parts_exist(src):
         raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
     from .infra import parts
-    sources: Iterable[Iterable[str]]
+    jobs = jobs or default_jobs()
     if parts_folder(src):
-        sources = ((line.decode("utf-8") for line in fh) for fh in parts.open_parts(src))
+        pieces = parts.graph_pieces(src)
     elif Path(src).suffix == ".nq" and is_canonical(Path(src)):
-        sources = _cut(canonical_lines(Path(src)), PART_LINES)
+        size = Path(src).stat().st_size
+        pieces = parts.file_pieces(Path(src), max(jobs, -(-size // PART_BYTES)))
     else:
         raise InputError(str(src), "is not a canonical N-Quads graph (kg build's graph.nq or parts folder)",
                          "export it with kg export -f nquads first, or name the workspace graph")
-    return parts.write_triples(sources, Location(folder), {"source": str(src)})
-
-
-def _cut(lines: Iterator[str], n: int) -> Iterator[Iterator[str]]:
-    """``lines`` in pieces of ``n``, streamed (each piece read before the next is asked for)."""
-    from itertools import chain, islice
-    for first in lines:
-        yield chain([first], islice(lines, n - 1))
+    return parts.write_triples(pieces, Location(folder), {"source": str(src)}, jobs)
 
 
 def query(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str] | None = None,

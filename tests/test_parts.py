@@ -113,7 +113,7 @@ def test_export_nt_parts_hold_each_triple_once(homes: tuple[Path, Path], tmp_pat
 
 
 def test_nt_parts_across_a_part_boundary(homes: tuple[Path, Path], tmp_path: Path) -> None:
-    """A triple whose lines (one a graph) end one part and start the next is written once."""
+    """A triple whose lines (one a graph) end one part and start the next is written once, in the next part."""
     local, _cluster = homes
     quads = (local / "graph.nq").read_text(encoding="utf-8").splitlines(keepends=True)
     keys = _triples(quads)
@@ -129,8 +129,32 @@ def test_nt_parts_across_a_part_boundary(homes: tuple[Path, Path], tmp_path: Pat
     parts.commit(tmp, Location(folder), {"format": parts.FORMAT, "version": parts.VERSION, "parts": listed})
     assert kg(local, "export", str(folder), "--parts", str(tmp_path / "nt"), "-f", "nt").exit_code == 0
     first, second = (gzip.open(tmp_path / "nt" / parts.part_name(i, "nt")).read().decode() for i in (0, 1))
-    assert first.endswith(keys[cut]) and not second.startswith(keys[cut])
+    assert second.startswith(keys[cut]) and keys[cut] not in first
     assert first + second == "".join(sorted(set(keys)))
+
+
+def test_nt_parts_of_a_graph_file(homes: tuple[Path, Path], tmp_path: Path) -> None:
+    """A graph file is cut into byte ranges of whole lines, written in parallel: cut between the lines of every
+    triple of several graphs, and elsewhere, the parts still hold each triple once."""
+    local, _cluster = homes
+    data = (local / "graph.nq").read_bytes()
+    quads = data.decode("utf-8").splitlines(keepends=True)
+    keys = _triples(quads)
+    offsets = [0]
+    for line in quads:
+        offsets.append(offsets[-1] + len(line.encode("utf-8")))
+    straddles = [offsets[i] for i in range(1, len(keys)) if keys[i] == keys[i - 1]]
+    cuts = sorted({0, *straddles, *offsets[100:-1:997]})
+    loc = Location(local)
+    pieces = [(loc, "graph.nq", a, b) for a, b in zip(cuts, [*cuts[1:], len(data)], strict=True)]
+    manifest = parts.write_triples(pieces, Location(tmp_path / "nt"), {}, jobs=2)
+    written = [gzip.open(tmp_path / "nt" / p["name"]).read().decode() for p in manifest["parts"]]
+    assert len(written) == len(pieces) > len(straddles) > 10
+    assert "".join(written) == "".join(sorted(set(keys))) and manifest["triples"] == len(set(keys))
+    r = kg(local, "export", "--parts", str(tmp_path / "cli"), "-f", "nt")  # (the workspace's graph.nq)
+    names = [p["name"] for p in parts.read_manifest(tmp_path / "cli", "N-Triples")["parts"]]
+    assert r.exit_code == 0 and len(names) >= 2  # (a part a job at least)
+    assert b"".join(gzip.open(tmp_path / "cli" / n).read() for n in names) == "".join(sorted(set(keys))).encode()
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ import gzip
 import json
 import os
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -31,7 +31,7 @@ from .location import Location, is_url
 MANIFEST = "manifest.json"
 FORMAT = "crossref-kg parts"
 VERSION = 1
-COMPRESS = 6  # gzip level of the parts
+COMPRESS = 3  # gzip level of the parts: 2.5 times as fast as level 6 on N-Quads, for files 15% larger
 Graph = Path | str  # a graph file or parts folder: a path, or the URL of a parts folder
 
 
@@ -138,37 +138,103 @@ def workspace_graph(workspace: Path | str) -> Graph:
     return ws / named if named else ws / "graph.nq"
 
 
-def write_triples(sources: Iterable[Iterable[str]], folder: Location, info: dict[str, Any]) -> dict[str, Any]:
-    """N-Triples parts for bulk loaders, ``part-00000.nt.gz`` ..., one per item of ``sources`` (canonical quad lines,
-    in order: the parts of a graph one after the other): each triple once across all parts, holding one line in
-    memory. It holds because the canonical order sorts a line by its triple first (the triple's tokens, a space,
-    the graph IRI), so the lines of a triple in several graphs are adjacent, within a part or across the end of one
-    and the start of the next. Written in a temporary folder beside ``folder``, put in place, the manifest last;
-    the manifest (``info`` added)."""
+Piece = tuple[Location, str, int, int]  # a file of a folder and a byte range of it; end -1: a whole gzipped part
+
+
+def graph_pieces(folder: Graph | Location) -> list[Piece]:
+    """The parts of a finished parts folder, as pieces for ``write_triples``."""
+    loc = location(folder)
+    return [(loc, p["name"], 0, -1) for p in read_manifest(loc)["parts"]]
+
+
+def file_pieces(path: Path, n: int) -> list[Piece]:
+    """A canonical N-Quads file cut into ``n`` byte ranges of about equal size, each of whole lines."""
+    size = path.stat().st_size
+    cuts = [0]
+    with open(path, "rb") as fh:
+        for i in range(1, n):
+            fh.seek(max(0, size * i // n - 1))
+            fh.readline()  # (the rest of the line holding that byte: the next line starts after it)
+            if cuts[-1] < fh.tell() < size:
+                cuts.append(fh.tell())
+    loc = Location(path.parent)
+    return [(loc, path.name, a, b) for a, b in zip(cuts, [*cuts[1:], size], strict=True)]
+
+
+def _lines(piece: Piece, block: int = 1 << 20) -> Iterator[bytes]:
+    """The lines (without line break) of a piece."""
+    loc, name, start, end = piece
+    with loc.open(name) as raw:
+        fh: IO[bytes] = cast(IO[bytes], gzip.open(raw, "rb")) if end < 0 else raw
+        if end >= 0:
+            fh.seek(start)
+        left = end - start if end >= 0 else -1
+        carry = b""
+        while left:
+            data = fh.read(block if left < 0 else min(block, left))
+            if not data:
+                break
+            left -= len(data) if left > 0 else 0
+            lines = (carry + data).split(b"\n")
+            carry = lines.pop()
+            yield from lines
+        if carry:
+            yield carry
+
+
+def _first_triple(piece: Piece) -> bytes | None:
+    for line in _lines(piece, 1 << 16):
+        return line[:line.rindex(b" <")]
+    return None
+
+
+def _triples_part(piece: Piece, drop: bytes | None, out: Location, name: str) -> int:
+    """One N-Triples part: the triples of the quad lines of ``piece``, each once, but ``drop`` when the piece ends
+    with it (the next piece starts with it: it is written there); the number written."""
+    n = 0
+    last: bytes | None = None
+    block: list[bytes] = []
+    with out.writing(name) as path, gzip.GzipFile(path, "wb", compresslevel=COMPRESS, mtime=0) as gz:
+        for line in _lines(piece):
+            triple = line[:line.rindex(b" <")]
+            if triple != last:
+                if last is not None:
+                    block.append(last + b" .\n")
+                    if len(block) >= 8192:
+                        gz.write(b"".join(block))
+                        n += len(block)
+                        block.clear()
+                last = triple
+        if last is not None and last != drop:
+            block.append(last + b" .\n")
+        gz.write(b"".join(block))
+        n += len(block)
+    return n
+
+
+def write_triples(pieces: list[Piece], folder: Location, info: dict[str, Any], jobs: int = 1) -> dict[str, Any]:
+    """N-Triples parts for bulk loaders, ``part-00000.nt.gz`` ..., one per piece of a canonical graph (its parts, or
+    byte ranges of its file), in ``jobs`` processes: each triple once across all parts. It holds because the
+    canonical order sorts a line by its triple first (the triple's tokens, a space, the graph IRI), so the lines of
+    a triple in several graphs are adjacent, within a piece or across the end of one and the start of the next;
+    a part leaves out a last triple that the next non-empty piece starts with. A part holds one line in memory.
+    Written in a temporary folder beside ``folder``, put in place, the manifest last; the manifest (``info``
+    added)."""
+    from concurrent.futures import ProcessPoolExecutor
+
     tmp = folder.sibling(f".{folder.name}.building-{os.getpid()}-{secrets.token_hex(4)}")
     tmp.make()
     try:
-        written: list[dict[str, Any]] = []
-        last = None
-        for i, lines in enumerate(sources):
-            name = part_name(i, "nt")
-            n = 0
-            with tmp.writing(name) as path:
-                with gzip.GzipFile(path, "wb", compresslevel=COMPRESS, mtime=0) as gz:
-                    block: list[str] = []
-                    for line in lines:
-                        triple = line[:line.rindex(" <", 0, len(line) - 3)] + " .\n"
-                        if triple != last:
-                            block.append(triple)
-                            last = triple
-                            if len(block) >= 4096:
-                                gz.write("".join(block).encode("utf-8"))
-                                n += len(block)
-                                block.clear()
-                    gz.write("".join(block).encode("utf-8"))
-                    n += len(block)
-            written.append({"name": name, "lines": n, "triples": n})
-        total = sum(p["lines"] for p in written)
+        firsts = [_first_triple(p) for p in pieces]
+        drops = [next((f for f in firsts[i + 1:] if f is not None), None) for i in range(len(pieces))]
+        names = [part_name(i, "nt") for i in range(len(pieces))]
+        if jobs > 1 and len(pieces) > 1:
+            with ProcessPoolExecutor(min(jobs, len(pieces))) as pool:
+                counts = list(pool.map(_triples_part, pieces, drops, [tmp] * len(pieces), names))
+        else:
+            counts = [_triples_part(p, d, tmp, n) for p, d, n in zip(pieces, drops, names, strict=True)]
+        written = [{"name": n, "lines": c, "triples": c} for n, c in zip(names, counts, strict=True)]
+        total = sum(counts)
         manifest = {"format": FORMAT, "version": VERSION, "syntax": "N-Triples", "parts": written, "lines": total,
                     "triples": total, **info}
         commit(tmp, folder, manifest)
