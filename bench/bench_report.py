@@ -7,10 +7,12 @@ builds the graph once (``kg build --validate none --store DIR``), then times, as
   - the baseline: ``kg query tools`` on the same source (one stored query, the load included);
 and prints each with its ratio to the baseline, the size of the file, and the time from navigation to the
 load event in headless Chromium (network off), against the load of a page of one paragraph (the baseline).
-Targets: under a minute to write at 10k, under 3 s to load.
+Targets: under a minute to write at 10k, under 3 s to load. With ``--profile``, then, on the store of each size:
+the seconds (wall, and CPU of this process: the engine answers in it) of each stored query the report runs, most
+first, and of drawing the page.
 
     python bench/bench_report.py                      # 1k and 10k (builds take several minutes)
-    python bench/bench_report.py --sizes 1000 --work /tmp/rep --no-workspace-above 5000
+    python bench/bench_report.py --sizes 1000 --work /tmp/rep --no-workspace-above 5000 --profile
 """
 
 from __future__ import annotations
@@ -62,12 +64,61 @@ def browser_load(page: Path, blank: Path, repeat: int = 3) -> tuple[float, float
     return load, base
 
 
+def profile(store: Path) -> None:
+    """Time each stored query the report runs on ``store`` (in this process), and the page."""
+    import time
+    from collections import defaultdict
+
+    from kg.report.data import gather
+    from kg.report.page import Page
+    from kg.report.source import Source
+
+    spent: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
+    query, stats = Source.query, Source.stats
+
+    def timed_query(self: Source, name: str, params: dict[str, str] | None = None, limit: int | None = None):  # noqa: ANN202
+        wall, cpu = time.perf_counter(), time.process_time()
+        res = query(self, name, params, limit)
+        row = spent[name]
+        row[0] += time.perf_counter() - wall
+        row[1] += time.process_time() - cpu
+        row[2] += 1
+        row[3] += len(res.rows)
+        return res
+
+    def timed_stats(self: Source, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        wall, cpu = time.perf_counter(), time.process_time()
+        out = stats(self, *args, **kwargs)
+        row = spent["stats"]
+        row[0] += time.perf_counter() - wall
+        row[1] += time.process_time() - cpu
+        row[2] += 1
+        row[3] += 1
+        return out
+
+    Source.query, Source.stats = timed_query, timed_stats  # type: ignore[method-assign]
+    try:
+        src = Source(store=store)
+        corpus = gather(src)
+        wall, cpu = time.perf_counter(), time.process_time()
+        Page(corpus, src, None, "").html()
+        spent["(the page)"] = [time.perf_counter() - wall, time.process_time() - cpu, 1, 0]
+    finally:
+        Source.query, Source.stats = query, stats  # type: ignore[method-assign]
+    print(f"  {'query':<40} {'wall s':>7} {'cpu s':>7} {'runs':>5} {'rows':>8}")
+    for name, (w, c, n, rows) in sorted(spent.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {name:<40} {w:7.1f} {c:7.1f} {n:5d} {rows:8,d}")
+    total = [sum(v[i] for v in spent.values()) for i in (0, 1)]
+    print(f"  {'total':<40} {total[0]:7.1f} {total[1]:7.1f}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--work", type=Path, help="keep corpora and graphs here (default: a temporary folder)")
     ap.add_argument("--no-workspace-above", type=int, default=10**9, metavar="N",
                     help="above N records time only the store source (the in-memory load of a large graph is slow)")
+    ap.add_argument("--profile", action="store_true", help="also time each stored query the report runs (store)")
     args = ap.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="bench-report-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -89,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
             load = f"{loads[0]:7.2f} {loads[1]:8.2f}" if loads else f"{'-':>7} {'-':>8}"
             print(f"{n:>8} {name:>9} {rep.seconds:9.1f} {base.seconds:8.1f} {rep.seconds / base.seconds:6.1f} "
                   f"{out.stat().st_size / 1e6:6.1f} {rep.peak_mb:8.0f} {load}", flush=True)
+        if args.profile:
+            print(f"  {n} records, the report's queries on the store:")
+            profile(store)
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0

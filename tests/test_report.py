@@ -374,3 +374,26 @@ def test_untitled_cited_works_say_how_to_fetch_them(seed: Seed, tmp_path: Path, 
     by_store = tmp_path / "s.html"  # (not the workspace: the inputs are not known)
     assert seed.run("report", "-o", str(by_store), "-g", str(seed.home / "graph.nq")).exit_code == 0
     assert "kg fetch --cited-by INPUTS &amp;&amp; kg build INPUTS fetched" in by_store.read_text(encoding="utf-8")
+
+
+def test_the_pairs_are_the_headline_query(seed: Seed) -> None:
+    """The matrix of each topic pair offered is made from tool-citations and works-by-topic (one query each for all
+    pairs): its rows are those of the headline query for that pair, its highlighted tools those of
+    tools-cited-by-both, its papers of a side those of works-by-topic."""
+    from kg.report.data import gather
+    from kg.report.source import Source
+    pairs = gather(Source([seed.home / "graph.nq"])).pairs
+    assert pairs and (pairs[0].a, pairs[0].b) == ("performance-analysis", "compilers")
+    fields = ("tool", "tool_iri", "category", "doi", "title", "key", "text", "recognition_method",
+              "recognition_score", "matched")
+    for p in pairs:
+        params = ["-p", f"topic-a={p.a}", "-p", f"topic-b={p.b}"]
+        expected = seed.csv("tools-cited-by-profiling-and-compiler", *params)
+        side = {p.label_a: "a", p.label_b: "b"}
+        got = [(r.tool, r.tool_iri, r.category, r.doi, r.title, r.key, r.reference, r.method, r.score, r.matched,
+                r.side) for r in p.rows]
+        assert sorted(got) == sorted((*(r[f] for f in fields), side[r["side"]]) for r in expected), p.id
+        assert p.both == sorted({r["tool_iri"] for r in seed.csv("tools-cited-by-both", *params)}), p.id
+        members = seed.csv("works-by-topic")
+        for topic, papers in ((p.a, p.papers_a), (p.b, p.papers_b)):
+            assert papers == sorted(r["doi"] for r in members if r["topic_iri"].endswith(f"/{topic}")), topic

@@ -24,8 +24,8 @@ from .common import Command
 @click.option("--validate", "validate", type=click.Choice(["auto", "yes", "no"]), default="auto", show_default=True,
               help="Include the validation summary: auto validates graph files of up to 32 MB.")
 @click.option("--pairs", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
-              help="Topic pairs the matrix offers: the default pair, then pairs of the largest families (each "
-                   "runs the headline query once; fewer write a large corpus faster).")
+              help="Topic pairs the matrix offers: the default pair, then pairs of the largest families (all "
+                   "made from the same two queries; each adds a matrix to the page).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               metavar="S", help="With --endpoint: seconds each request may take in all.")
 @click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,

@@ -30,7 +30,7 @@ def write_report(output: Path, graphs: list[Path] | None = None, store: Path | N
     """Write the report of one source to ``output`` (atomically) and, with ``graphs_dir``, its networks.
 
     ``validate``: auto (the validation summary for graph files up to VALIDATE_UP_TO bytes), yes, or no.
-    ``pairs``: the topic pairs the matrix offers (the default pair first; each runs the headline query once).
+    ``pairs``: the topic pairs the matrix offers (the default pair first; all from the same two queries).
     ``default_graphs``, ``named_graphs``: with ``endpoint``, the graphs it answers over (SPARQL 1.1 Protocol)."""
     from .. import api
     from .data import gather

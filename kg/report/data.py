@@ -7,12 +7,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..rdf.ids import DOI_RESOLVER
 from ..refs.topics import concepts
 from .source import Source
 
 DEFAULT_PAIR = ("performance-analysis", "compilers")  # the stored headline queries' defaults
 MOST_PAIRS = 4  # topic pairs offered by the selector (the default and pairs of the largest families)
+TOP_CITED = 15  # the most-cited works of the citation graph (the engine is asked for those only)
 TOOL_IRI = re.compile(r"/tool/(.+)$")
 
 
@@ -112,9 +112,8 @@ class Corpus:
     coupling: list[dict[str, str]]
     unresolved: list[dict[str, str]]
     candidates: list[dict[str, str]]
-    untitled: dict[str, list[str]]  # citing DOI -> cited DOIs without a title
-    references_total: int
-    unresolved_total: int
+    untitled: list[dict[str, str]]  # the rows of untitled-cited
+    unresolved_total: int  # references left unresolved (the rows of unresolved whose method says so)
 
 
 def _family(cid: str) -> str | None:
@@ -127,7 +126,7 @@ def _family(cid: str) -> str | None:
 
 
 def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
-    """Everything the page shows; ``pairs``: the topic pairs of the matrix selector (one headline query each)."""
+    """Everything the page shows; ``pairs``: the topic pairs of the matrix selector (all from one query)."""
     by_concept = {c.id: c for c in concepts()}
     stats = src.stats()
     years = src.rows("years")
@@ -157,86 +156,76 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
             under.update(by_concept[cid].ancestors if cid in by_concept else ())
         topic_counts.update(under)
 
-    # the tools, and every (tool, citing work, reference key) of each category
+    # the tools, and every (tool, citing work, reference key) with how the tool was recognised there
     tools: dict[str, Tool] = {}
-    by_name: dict[tuple[str, str], str] = {}
     for r in src.rows("tools"):
         tools[r["tool_iri"]] = Tool(r["tool_iri"], r["tool"], r["category"], int(r["citing_works"]),
                                     int(r["references"]))
-        by_name[(r["tool"], r["category"])] = r["tool_iri"]
     cat_total: Counter[str] = Counter()
     for t in tools.values():
         cat_total[t.category] += t.citing_works
     categories = sorted(cat_total, key=lambda c: (-cat_total[c], c))
+    citations = src.rows("tool-citations")
+    for r in citations:
+        tool = tools.get(r["tool_iri"])
+        if tool is None:
+            continue
+        keys = tool.citing.setdefault(r["citing"], [])
+        if not keys or keys[-1][0] != r["key"]:  # (the first recognition of a reference, by method)
+            keys.append((r["key"], Recognition(r["recognition_method"], r["recognition_score"])))
+        if r["citing"] in works:
+            works[r["citing"]].tools.add(r["tool_iri"])
 
-    refs = src.rows("references")
-    recognised: dict[tuple[str, str, str], Recognition] = {}
-    cited_of: dict[str, list[str]] = defaultdict(list)
-    cited_by: dict[str, set[str]] = defaultdict(set)
-    unresolved_total = 0
-    for r in refs:
-        if r["tool_iri"]:
-            recognised[(r["citing"], r["key"], r["tool_iri"])] = Recognition(r["recognition_method"],
-                                                                              r["recognition_score"])
-        cited_of[r["citing"]].append(r["cited"])
-        cited_by[r["cited"]].add(r["citing"])
-        if r["resolution_method"] == "unresolved":
-            unresolved_total += 1
-    for cat in categories:
-        for r in src.rows("tools-by-category", {"category": cat}):
-            iri = by_name.get((r["tool"], cat))
-            if iri is None:
-                continue
-            how = recognised.get((r["citing"], r["key"], iri))
-            tools[iri].citing.setdefault(r["citing"], []).append((r["key"], how))
-            if r["citing"] in works:
-                works[r["citing"]].tools.add(iri)
-
-    most_cited = src.rows("most-cited")
+    # the counts of the overview and the citation graph: the most cited works and the input works citing them
+    most_cited = src.rows("most-cited", {"min-citing": "2"}, limit=TOP_CITED)
     cited_title = {r["cited"]: r["title"] for r in most_cited}
-    untitled: dict[str, list[str]] = {}
-    for citing, cited in sorted(cited_of.items()):
-        missing = sorted({c[len(DOI_RESOLVER):] for c in cited
-                          if c.startswith(DOI_RESOLVER) and not cited_title.get(c)})
-        if missing:
-            untitled[citing] = missing
+    cited_by: dict[str, list[str]] = {}
+    for r in most_cited:  # (a look-up each: one query for all would pair every reference with its citing work)
+        cited_by[r["cited"]] = sorted({x["citing"] for x in src.rows("works-citing", {"target": r["cited"]})})
+    unresolved = src.rows("unresolved")  # (a few rows a work, sent whole: counting them would cost a second pass)
 
-    pair_list = _pairs(src, works, topic_counts, by_concept, pairs)
+    pair_list = _pairs(src, works, citations, by_concept, pairs)
     return Corpus(stats, years, works, tools, categories, pair_list, topics, topic_counts, direct_counts, most_cited,
-                  cited_title, {c: sorted(ws) for c, ws in cited_by.items()}, src.rows("internal-citations"),
-                  src.rows("bibliographic-coupling"), src.rows("unresolved"), src.rows("tool-candidates"), untitled,
-                  len(refs), unresolved_total)
+                  cited_title, cited_by, src.rows("internal-citations"),
+                  src.rows("bibliographic-coupling"), unresolved, src.rows("tool-candidates"),
+                  src.rows("untitled-cited"), sum(r["resolution_method"] == "unresolved" for r in unresolved))
 
 
-def _pairs(src: Source, works: dict[str, Work], topic_counts: Counter[str], by_concept: dict,
+def _pairs(src: Source, works: dict[str, Work], citations: list[dict[str, str]], by_concept: dict,
            most: int = MOST_PAIRS) -> list[Pair]:
-    families = sorted((c for c in by_concept.values() if c.depth == 1 and topic_counts[c.id]),
-                      key=lambda c: (-topic_counts[c.id], c.id))
+    """The topic pairs of the matrix: the rows of the headline query (tools-cited-by-profiling-and-compiler) for
+    each pair, made from one query for all pairs: the rows of tool-citations of the papers of each side
+    (works-by-topic), for the tools cited by a paper of each side (two papers, not one on both sides)."""
+    members: dict[str, list[str]] = defaultdict(list)
+    for r in src.rows("works-by-topic"):
+        members[r["topic_iri"].rsplit("/", 1)[-1]].append(r["doi"])
+    families = sorted((c for c in by_concept.values() if c.depth == 1 and members.get(c.id)),
+                      key=lambda c: (-len(members[c.id]), c.id))
     wanted = [DEFAULT_PAIR] if all(f in by_concept for f in DEFAULT_PAIR) else []
     for a, b in combinations([f.id for f in families[:4]], 2):
         if len(wanted) >= most:
             break
         if (a, b) not in wanted and (b, a) not in wanted:
             wanted.append((a, b))
+    by_citing: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for r in citations:
+        by_citing[r["citing"]].append(r)
     out = []
     for a, b in wanted:
-        params = {"topic-a": a, "topic-b": b}
         label = {a: by_concept[a].label, b: by_concept[b].label}
-        rows = []
-        for r in src.rows("tools-cited-by-profiling-and-compiler", params):
-            side = "a" if r["side"] == label[a] else "b"
-            rows.append(HeadlineRow(r["tool"], r["tool_iri"], r["category"], side, r["doi"], r["title"], r["key"],
-                                    r["text"], r["recognition_method"], r["recognition_score"], r["matched"]))
-        # (tools-cited-by-both gives one row per tool of these rows: the tools cited by both sides)
-        both = sorted({r.tool_iri for r in rows})
-
-        def members(fam: str, side: str, rows: list[HeadlineRow]) -> list[str]:
-            found = {r.doi for r in rows if r.side == side}
-            for w in works.values():
-                for cid, *_ in w.primary:
-                    if cid == fam or fam in (by_concept[cid].ancestors if cid in by_concept else ()):
-                        found.add(w.doi)
-            return sorted(found)
-
-        out.append(Pair(a, b, label[a], label[b], rows, both, members(a, "a", rows), members(b, "b", rows)))
+        side_rows = {side: [(r, doi) for doi in members.get(topic, ()) for r in by_citing.get(doi, ())]
+                     for side, topic in (("a", a), ("b", b))}
+        citers: dict[str, dict[str, set[str]]] = {side: defaultdict(set) for side in ("a", "b")}
+        for side, found in side_rows.items():
+            for r, doi in found:
+                citers[side][r["tool_iri"]].add(doi)
+        both = sorted(t for t in citers["a"] if t in citers["b"] and len(citers["a"][t] | citers["b"][t]) > 1)
+        keep = set(both)
+        rows = [HeadlineRow(r["tool"], r["tool_iri"], r["category"], side, doi,
+                            works[doi].title if doi in works else "", r["key"], r["text"], r["recognition_method"],
+                            r["recognition_score"], r["matched"])
+                for side in ("a", "b") for r, doi in side_rows[side] if r["tool_iri"] in keep]
+        rows.sort(key=lambda h: (h.tool.lower(), h.tool, h.tool_iri, h.side, h.doi.lower(), h.key))
+        out.append(Pair(a, b, label[a], label[b], rows, both, sorted(members.get(a, ())),
+                        sorted(members.get(b, ()))))
     return out

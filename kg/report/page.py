@@ -14,7 +14,7 @@ from ..rdf.ids import DOI_RESOLVER
 from ..refs.topics import concepts
 from ..resources import data_file
 from . import svg
-from .data import Corpus, Pair, Tool, tool_key, work_key
+from .data import TOP_CITED, Corpus, Pair, Tool, tool_key, work_key
 from .network import Network, Node
 from .source import Source
 
@@ -285,15 +285,11 @@ class Page:
                  "a node links to the tool.</p>" +
                  svg.network(shown, self.cat_colour) + more(len(shown.nodes), len(net.nodes), "tools in the network"))
         body += '<h3>Each tool</h3><div class="tools-list">'
-        # (the command shown names a real category: the most cited one)
-        example = max(sorted(cat_works), key=cat_works.__getitem__) if cat_works else "profiler"
         for iri in self.anchored:
             body += self._tool(c.tools[iri])
         body += "</div>" + more(len(self.anchored), len(ranked), "tools (kg query tools lists them all)")
         return section("tools", "Tools", "The software the corpus cites: most cited, by category, cited together, "
-                       "and by whom.", [self.src.command("tools"), self.src.command("tools-by-category",
-                                                                                    {"category": example}),
-                                        self.src.command("references")], body)
+                       "and by whom.", [self.src.command("tools"), self.src.command("tool-citations")], body)
 
     def cocitation(self) -> Network:
         c = self.c
@@ -359,8 +355,10 @@ class Page:
                              if any(n.group == k for n in shown.nodes.values())]) +
                  more(len(shown.nodes), len(coup.nodes), "works in the network"))
         return section("works", "Works", "The input works, what they cite most, and which of them cite alike.",
-                       [self.src.command("works"), self.src.command("topics"), self.src.command("most-cited"),
-                        self.src.command("references"),
+                       [self.src.command("works"), self.src.command("topics"),
+                        self.src.command("most-cited", {"min-citing": "2"}, TOP_CITED),
+                        self.src.command("works-citing", {"target": c.most_cited[0]["cited"]} if c.most_cited
+                                         else None),
                         self.src.command("internal-citations"), self.src.command("bibliographic-coupling")], body)
 
     @property
@@ -507,22 +505,21 @@ class Page:
         body += "<h3>Works whose cited works lack titles</h3>"
         body += ("<p class=\"key\">Cited works known only by their DOI: fetching their Crossref records lets "
                  "resolution and tool recognition read their titles.</p>"
-                 + commands(self.src.command("references"), self.src.command("most-cited")))
-        ranked = sorted(c.untitled, key=lambda d: (-len(c.untitled[d]), d))
-        if ranked:
+                 + commands(self.src.command("untitled-cited")))
+        if c.untitled:
             on_workspace = self.src.local_files is not None and not self.src.graphs
             body += ("<p>Fetch them all, then build again with the records fetched:</p>"
                      f'<pre class="command"><code>{e(fetch_command(on_workspace))}</code></pre>')
         rows = []
-        for doi in ranked[: TOP["untitled"]]:
-            dois = c.untitled[doi]
-            shown = " ".join(dois[:3]) + (f" … ({len(dois) - 3} more)" if len(dois) > 3 else "")
-            rows.append(f'<tr><td>{work_link(c, doi, 70)}</td><td class="num">{len(dois):,}</td>'
+        for r in c.untitled[: TOP["untitled"]]:
+            n = int(r["untitled"])
+            shown = r["first"] + (f" … ({n - 1:,} more)" if n > 1 else "")
+            rows.append(f'<tr><td>{work_link(c, r["citing"], 70)}</td><td class="num">{n:,}</td>'
                         f"<td><code>{e(shown)}</code></td></tr>")
         body += (('<div class="wide"><table class="untitled"><thead><tr><th>Citing work</th>'
-                  '<th class="num">Cited works without a title</th><th>Their DOIs</th></tr></thead>'
+                  '<th class="num">Cited works without a title</th><th>The first of their DOIs</th></tr></thead>'
                   f'<tbody>{"".join(rows)}</tbody></table></div>') if rows else
-                 '<p class="empty">None: every cited DOI has a title.</p>') + more(len(rows), len(ranked), "works")
+                 '<p class="empty">None: every cited DOI has a title.</p>') + more(len(rows), len(c.untitled), "works")
         body += "<h3>Validation</h3>" + self._validation()
         return section("curation", "Curation", "What to look at to make the graph better: weak references, software "
                        "the catalogue misses, cited works without titles, and what the shapes say.",

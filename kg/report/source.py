@@ -19,7 +19,7 @@ from .. import api
 from ..errors import KgError, UsageError
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.backends import load_store, open_disk_store, query_oxigraph
-from ..query.stored import Cell, Results, bound_text, check_local, find_query, sorted_lists
+from ..query.stored import Cell, Results, bound_text, check_local, find_query, paged, sorted_lists
 from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
 
 
@@ -67,25 +67,28 @@ class Source:
             out += ["-g", str(g)]
         return out
 
-    def command(self, name: str, params: dict[str, str] | None = None) -> str:
-        """The ``kg query`` command line that gives the rows behind a section."""
+    def command(self, name: str, params: dict[str, str] | None = None, limit: int | None = None) -> str:
+        """The ``kg query`` command line that gives the rows behind a section (the first ``limit`` of them)."""
         words = ["kg", "query", name]
         for k, v in sorted((params or {}).items()):
             words += ["-p", f"{k}={v}"]
+        if limit is not None:
+            words += ["--limit", str(limit)]
         return shlex.join(words + self.flags())
 
     def stats_command(self) -> str:
         return shlex.join(["kg", "stats", *self.flags()])
 
-    def query(self, name: str, params: dict[str, str] | None = None) -> Results:
-        """A stored query's results, exactly as ``kg query NAME`` gives them on this source."""
+    def query(self, name: str, params: dict[str, str] | None = None, limit: int | None = None) -> Results:
+        """A stored query's results, exactly as ``kg query NAME [--limit N]`` gives them on this source (the
+        LIMIT on the query, so the engine computes only those rows)."""
         params = params or {}
         if self._ox is None:
             res = api.query(name, params, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes,
-                            default_graphs=self.default_graphs, named_graphs=self.named_graphs)
+                            limit=limit, default_graphs=self.default_graphs, named_graphs=self.named_graphs)
             return self._answered(name, res, list(find_query(name).returns))
         stored = find_query(name)
-        text = bound_text(stored, params)
+        text = paged(bound_text(stored, params), limit, None)
         check_local(text, f"query {stored.name!r}")
         return sorted_lists(query_oxigraph(self._ox, text), stored.lists)
 
@@ -97,9 +100,10 @@ class Source:
                           "itself and that it runs the query it is sent")
         return res
 
-    def rows(self, name: str, params: dict[str, str] | None = None) -> list[dict[str, str]]:
+    def rows(self, name: str, params: dict[str, str] | None = None, limit: int | None = None,
+             ) -> list[dict[str, str]]:
         """The results as dicts of column -> text ('' for unbound)."""
-        res = self.query(name, params)
+        res = self.query(name, params, limit)
         return [{c: text(cell) for c, cell in zip(res.columns, row, strict=True)} for row in res.rows]
 
     def stats(self, keys: tuple[str, ...] = ("works", "references", "cited_works", "tools", "people"),
