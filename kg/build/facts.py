@@ -131,9 +131,10 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
         work = parts.get(ref)
         if work is None:
             continue
-        doi_key, ref_key = dois.get(work, ""), _optional_key(keys.get(ref))
+        doi_key = dois.get(work, "") if work in inputs else ""  # (every work with parts is an input work)
+        ref_key = _optional_key(keys.get(ref))
         yield f"{cited}\t{_CITES}\t{work}\t{doi_key}\t{ref_key}\t{ref}\n"
-        if work in inputs and work in dois and ref in positions:
+        if doi_key and ref in positions:
             yield f"{_LISTED}\t{doi_key}\t{_number_key(positions[ref])}\t{ref_key}\t{ref}\n"
 
 

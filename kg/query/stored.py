@@ -451,29 +451,34 @@ def page_end(limit: int | None, offset: int | None) -> int | None:
 
 
 def bound_text(query: StoredQuery, values: dict[str, str], end: int | None = None) -> str:
-    """The query text with a VALUES block for every parameter (given value or default), and for a query with a
-    ``page`` header, ``?page_end``: ``end``, the last rank of the page asked for (None: every rank)."""
+    """The query text with a VALUES block for every parameter (given value or default); in a query with a
+    ``page`` header, ``?page_end`` becomes ``end``, the last rank of the page asked for (None: every rank), an
+    integer kg computes, as it writes a LIMIT (a VALUES row would be joined with every rank before the filter)."""
     known = {p.name: p for p in query.params}
     for name in values:
         if name not in known:
             names = ", ".join(known) or "none"
             raise QueryError(f"query {query.name!r} has no parameter {name!r}; its parameters: {names}")
-    if not query.params and not query.page:
-        return query.text
-    vars_ = " ".join([f"?{p.var}" for p in query.params] + ([f"?{PAGE_END}"] if query.page else []))
-    terms = " ".join([bind_term(p, values.get(p.name, p.default or "")) for p in query.params] +
-                     ([lit(str(INT_MAX if end is None else end), XSD_INTEGER)] if query.page else []))
+    text = query.text
+    if query.page:
+        at = [m.start() for m in re.finditer(rf"\?{PAGE_END}(?![A-Za-z0-9_])", _mask(text))]
+        for start in reversed(at):
+            text = text[:start] + str(INT_MAX if end is None else end) + text[start + len(PAGE_END) + 1:]
+    if not query.params:
+        return text
+    vars_ = " ".join(f"?{p.var}" for p in query.params)
+    terms = " ".join(bind_term(p, values.get(p.name, p.default or "")) for p in query.params)
     block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
     # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
     # and every subquery (which cannot see the outer bindings) are restricted alike.
-    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", _mask(query.text), re.I)]
+    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", _mask(text), re.I)]
     if not ends:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
     out, last = [], 0
     for end in ends:
-        out += [query.text[last:end], block]
+        out += [text[last:end], block]
         last = end
-    return "".join(out) + query.text[last:]
+    return "".join(out) + text[last:]
 
 
 _PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*")
