@@ -6,7 +6,7 @@ import os
 import shlex
 import shutil
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +21,15 @@ from .build.stream import build_stream, scratch_dir
 from .build.tuning import Tuning
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .infra import faults, outputs
+from .infra.location import Location
 from .infra.net import DEFAULT_MAX_BYTES
-from .infra.parts import POINTER, write_parts
+from .infra.parts import FORMAT as PARTS_FORMAT
+from .infra.parts import POINTER
+from .infra.parts import VERSION as PARTS_VERSION
+from .infra.parts import commit as commit_parts
+from .infra.parts import exists as parts_exist
+from .infra.parts import is_folder as parts_folder
+from .infra.parts import lines as parts_lines
 from .infra.text import plural
 from .infra.workers import Forked, forking_works
 from .ingest.read import display_path, spool
@@ -77,10 +84,20 @@ def workspace() -> Path:
     return Path(os.environ.get(WORKSPACE_ENV) or ".kg")
 
 
-def workspace_graph() -> Path:
-    """The workspace's graph: its ``graph.nq``, or the parts folder a cluster build wrote (``kg.infra.parts``)."""
+def workspace_source() -> Path | str:
+    """The workspace's graph: its ``graph.nq``, or the parts folder a cluster build wrote (``kg.infra.parts``; a
+    path, or a URL)."""
     from .infra.parts import workspace_graph as named
     return named(workspace())
+
+
+def workspace_graph() -> Path:
+    """The workspace's graph on this machine: ``workspace_source`` unless that is a URL (an error then)."""
+    src = workspace_source()
+    if isinstance(src, str):
+        raise KgError(f"{src}: the workspace graph is a parts folder at a URL; read it with kg query or kg export, "
+                      "or copy it here and pass its folder")
+    return src
 
 
 @dataclass
@@ -91,7 +108,7 @@ class Built:
     works: int
     quads: int
     triples: int
-    graph: Path
+    graph: Path | str  # the workspace graph, or the parts folder (a path or a URL) of a cluster build
 
 
 @dataclass(frozen=True)
@@ -144,8 +161,8 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
           allow_invalid: bool = False, shapes: Path | None = None,
           store: Path | None = None, jobs: int | None = None,
           on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning(), cluster: str | None = None,
-          parts: Path | None = None, on_tasks: Callable[[str, int, int], None] | None = None,
-          ) -> tuple[Built, Report | None]:
+          parts: Path | str | None = None, on_tasks: Callable[[str, int, int], None] | None = None,
+          scratch: Path | str | None = None) -> tuple[Built, Report | None]:
     """Build the graph of ``inputs`` in a stream, validate it, and write the workspace graph and, if
     asked, an export and the on-disk store.
 
@@ -156,9 +173,11 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     ``kg.infra.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
     An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
     ``tuning``: chunk, merge and shard sizes (how the build runs, never what it writes).
-    ``cluster``: run the per-partition steps on Dask (``local:N`` or a scheduler address, see
-    ``kg.build.cluster``) and write the graph as a parts folder (``parts``, default: parts/ in the workspace;
-    ``kg.infra.parts``) that the workspace then refers to; ``on_tasks(stage, done, total)`` hears of its tasks.
+    ``cluster``: run the build on Dask (``local:N`` or a scheduler address, see ``kg.build.cluster``) and write
+    the graph as a parts folder (``parts``, a path or an fsspec URL, default: parts/ in the workspace;
+    ``kg.infra.parts``) that the workspace then refers to; ``scratch``: where its tasks pass on their tables (a
+    path or URL every worker reaches; default: the workspace's scratch folder); ``on_tasks(stage, done, total)``
+    hears of its tasks.
     ``on_progress(stage, done, total=None, unit="records")`` is told how each stage goes: read, resolved, map
     (records), merge (lines written), validate (shards done of shards), export (triples), store (lines).
     """
@@ -173,11 +192,11 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
                 return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
                               allow_invalid, shapes, jobs, on_progress, tuning)
             from .build.cluster import DaskEngine
-            folder = parts or workspace() / "parts"
             options = {"base": base, "validation": validation, "cluster": cluster}
-            with DaskEngine(cluster, spec, tuning, workspace(), on_tasks) as engine:
-                return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
-                              allow_invalid, shapes, jobs, on_progress, tuning, (engine, folder, options))
+            with DaskEngine(cluster, on_tasks) as engine:
+                return _build_cluster(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
+                                      allow_invalid, shapes, jobs, on_progress, tuning,
+                                      (engine, Location(parts or workspace() / "parts"), scratch, options))
     except KeyboardInterrupt:
         raise Interrupted(plan.committed) from None
 
@@ -242,14 +261,13 @@ def _merge(result: Any, fh: IO[bytes], built: Built, every_line: list[str] | Non
 def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: ContextSpec, strict: bool,
            on_problem: Callable[[str, str], None] | None, validation: str, sample: int | None, allow_invalid: bool,
            shapes: Path | None, jobs: int | None, on_progress: Callable[..., None] | None,
-           tuning: Tuning, cluster: tuple | None = None) -> tuple[Built, Report | None]:
+           tuning: Tuning) -> tuple[Built, Report | None]:
     scratch = scratch_dir(workspace())
     try:
         note, manifest = _inputs_note(plan, inputs)
         given = spool(inputs, scratch)
         result = build_stream(given, spec, scratch, jobs=jobs or default_jobs(), strict=strict, sample=sample,
-                              on_problem=on_problem, on_progress=on_progress, tuning=tuning,
-                              engine=cluster[0] if cluster else None)
+                              on_problem=on_problem, on_progress=on_progress, tuning=tuning)
         built = Built(result.report, result.works, 0, 0, workspace() / "graph.nq")
         if plan.rolled_forward:
             result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
@@ -280,10 +298,7 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
                 validated = _merge(result, fh, built, every_line if whole else None, on_progress, early)
             faults.reached("graph")
-            inputs_file = outputs.Target(str(plan.workspace / INPUTS_FILE), plan.workspace / INPUTS_FILE, False, False)
-            with outputs.opened(inputs_file, binary=True) as fh:
-                fh.write(manifest)
-            plan.extra.append(inputs_file)
+            _inputs_file(plan, manifest)
             t = result.report.timed("merge", t)
             if validation != "none":
                 if early is not None:
@@ -314,33 +329,12 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         if plan.store is not None and plan.store_building is not None:
             if on_progress:
                 on_progress("store", built.quads, None, "lines")
-            try:
-                build_disk_store(plan.store_building, graph_tmp, scratch)
-                faults.reached("store")
-            except OSError as e:
-                if e.errno in outputs.FULL or "No space" in str(e):
-                    raise outputs.full_disk(str(plan.store), e) from None
-                raise KgError(f"{plan.store}: the store could not be built ({e}); nothing was replaced: the "
-                              "workspace graph and the outputs are as they were") from None
+            _store(plan, canonical_lines(graph_tmp), scratch)
             result.report.timed("store", t)
-        pointer = plan.workspace / POINTER
-        if cluster is not None:
-            engine, folder, options = cluster
-            n_parts = max(engine.size, len(engine.workers))
-            write_parts(graph_tmp, folder, n_parts, {
-                "inputs": [display_path(i) for i in inputs], "options": options, "records": result.report.records,
-                "works": result.works, "workers": dict(sorted(engine.workers.items())),
-                "worker_peak_kib": dict(sorted(engine.peak.items())),
-                "bytes_moved": {"answers": engine.moved, "runs": engine.runs_bytes}})
-            outputs.discard(plan.graph)
-            built.graph = folder
-            named = outputs.Target(str(pointer), pointer, False, False)
-            with outputs.opened(named) as fh:
-                fh.write(os.path.abspath(folder) + "\n")
-            plan.extra.append(named)
         faults.reached("commit")
         plan.commit()
-        if cluster is None and pointer.exists():
+        pointer = plan.workspace / POINTER
+        if pointer.exists():
             pointer.unlink()  # (the workspace graph is graph.nq again)
         faults.reached("committed")
         return built, report
@@ -348,41 +342,138 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def validate_graphs(graphs: list[Path] | None, shapes: Path | None = None, jobs: int = 1,
+def _inputs_file(plan: outputs.Outputs, manifest: bytes) -> None:
+    """The record of the build's inputs, committed with the workspace graph."""
+    inputs_file = outputs.Target(str(plan.workspace / INPUTS_FILE), plan.workspace / INPUTS_FILE, False, False)
+    with outputs.opened(inputs_file, binary=True) as fh:
+        fh.write(manifest)
+    plan.extra.append(inputs_file)
+
+
+def _build_cluster(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: ContextSpec, strict: bool,
+                   on_problem: Callable[[str, str], None] | None, validation: str, sample: int | None,
+                   allow_invalid: bool, shapes: Path | None, jobs: int | None,
+                   on_progress: Callable[..., None] | None, tuning: Tuning,
+                   cluster: tuple[Any, Location, Path | str | None, dict[str, str]]) -> tuple[Built, Report | None]:
+    """``_build`` on Dask: the parts are written by the workers into a temporary folder beside the parts folder,
+    which is validated, exported and loaded from there, then put in place with its manifest, written last."""
+    engine, folder, scratch_at, options = cluster
+    scratch = scratch_dir(workspace())
+    work = Location(scratch_at).child(f"kg-build-{outputs._tag()}") if scratch_at else Location(scratch / "tasks")
+    if not folder.url:
+        outputs.remove_dead(Path(folder.where).parent, f".{folder.name}.")
+    tmp = folder.sibling(f".{folder.name}.building-{outputs._tag()}")
+    try:
+        note, manifest = _inputs_note(plan, inputs)
+        given = spool(inputs, scratch, urls=False)
+        work.make()
+        result = engine.build(given, spec, tuning, work, tmp, strict, on_problem, sample, on_progress)
+        built = Built(result.report, result.works, result.lines, result.triples, folder.local or folder.where)
+        if plan.rolled_forward:
+            result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
+                                          "place; its renames were finished first, so its outputs were all new")
+        if result.report.records == 0:
+            return built, None
+        if note:
+            result.report.notes.insert(0, note)
+        faults.reached("graph")
+        t = time.perf_counter()
+        report = None
+        if validation != "none":
+            lines = result.sample_lines() if result.sample is not None else list(result.graph_lines(tmp))
+            report = validate_collected(lines, result.shared_graphs, shapes, jobs or default_jobs(), tuning,
+                                        on_progress)
+            t = result.report.timed("validate", t)
+            faults.reached("validate")
+            if report.count("Violation") and not allow_invalid:
+                from .rdf.ids import check_base
+                from .validate import violation_message
+                raise ValidationFailed(violation_message(report, lines, check_base(spec.base)), report)
+        _inputs_file(plan, manifest)
+        if plan.output is not None and out_fmt:
+            if on_progress:
+                on_progress("export", built.triples, None, "triples")
+            with plan.writing(plan.output) as fh:
+                export.WRITERS[out_fmt](result.graph_lines(tmp), fh)
+            faults.reached("export")
+            t = result.report.timed("export", t)
+        if plan.store is not None and plan.store_building is not None:
+            if on_progress:
+                on_progress("store", built.quads, None, "lines")
+            _store(plan, result.graph_lines(tmp), scratch)
+            result.report.timed("store", t)
+        pointer = plan.workspace / POINTER
+        stats = engine.stats
+        commit_parts(tmp, folder, {
+            "format": PARTS_FORMAT, "version": PARTS_VERSION, "parts": result.parts, "lines": result.lines,
+            "triples": result.triples, "inputs": [display_path(i) for i in inputs], "options": options,
+            "records": result.report.records, "works": result.works, "partitions": result.partitions,
+            "workers": dict(sorted(stats.workers.items())), "worker_peak_kib": dict(sorted(stats.peak_kib.items())),
+            "bytes_written": dict(sorted(stats.written.items())), "stage_seconds": stats.seconds,
+            "stage_cpu_seconds": stats.cpu, "task_cpu_seconds": dict(sorted(stats.task_cpu.items()))})
+        named = outputs.Target(str(pointer), pointer, False, False)
+        with outputs.opened(named) as fh:
+            fh.write((folder.where if folder.url else os.path.abspath(folder.where)) + "\n")
+        plan.extra.append(named)
+        faults.reached("commit")
+        plan.commit()
+        faults.reached("committed")
+        return built, report
+    finally:
+        tmp.remove()
+        work.remove()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _store(plan: outputs.Outputs, lines: Iterable[str], scratch: Path) -> None:
+    """Build the on-disk store of ``lines`` aside (committed with the other outputs)."""
+    assert plan.store is not None and plan.store_building is not None
+    try:
+        build_disk_store(plan.store_building, lines, scratch)
+        faults.reached("store")
+    except OSError as e:
+        if e.errno in outputs.FULL or "No space" in str(e):
+            raise outputs.full_disk(str(plan.store), e) from None
+        raise KgError(f"{plan.store}: the store could not be built ({e}); nothing was replaced: the "
+                      "workspace graph and the outputs are as they were") from None
+
+
+def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = None, jobs: int = 1,
                     engine: str | None = None, on_progress: Callable[..., None] | None = None,
                     graph_format: str | None = None) -> "Report":
-    """Validate graph files (default: the workspace graph; in ``graph_format`` when given, else by their
-    extensions); with ``jobs`` > 1, record by record in parallel. ``on_progress("validate", done, total,
-    "shards")`` is told as shards are done."""
+    """Validate graph files or parts folders (default: the workspace graph; files in ``graph_format`` when given,
+    else by their extensions); with ``jobs`` > 1, record by record in parallel. ``on_progress("validate", done,
+    total, "shards")`` is told as shards are done."""
     if graph_format is not None and not graphs:
         raise UsageError("--graph-format says the format of the GRAPH files given; name them")
-    sources = graphs or [workspace_graph()]
+    sources = list(graphs or [workspace_source()])
     lines: set[str] = set()
     prefixes: dict[str, str] = {}
     for src in sources:
-        if not src.exists():
+        if not parts_exist(src):
             raise InputError(str(src), "does not exist", "run 'kg build' first or name a graph file")
-        got = read_graph_lines(src, prefixes, graph_format)
+        got = (list(parts_lines(src)) if parts_folder(src)
+               else read_graph_lines(Path(src), prefixes, graph_format))
         if not got:
             from .query.backends import no_triples
-            raise no_triples(src)
+            raise no_triples(Path(src))  # (a parts folder at a URL holds triples: its manifest says so)
         lines.update(got)
     from . import validate as validation
     return validation.validate_graphs(sorted(lines), shapes, jobs, engine, prefixes, on_progress)
 
 
-def export_graph(graph: Path | None, fmt: str | None, output: str, graph_format: str | None = None) -> None:
-    """Convert a graph file (default: the workspace graph; in ``graph_format`` when given, else by its
-    extension) to another format, canonically."""
+def export_graph(graph: Path | str | None, fmt: str | None, output: str, graph_format: str | None = None) -> None:
+    """Convert a graph file or parts folder (default: the workspace graph; a file in ``graph_format`` when given,
+    else by its extension) to another format, canonically."""
     if graph_format is not None and graph is None:
         raise UsageError("--graph-format says the format of the GRAPH file given; name it")
-    src = graph or workspace_graph()
-    if not src.exists():
+    src = graph or workspace_source()
+    if not parts_exist(src):
         raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
-    if src.is_dir():  # a partitioned graph: its lines, part after part, are canonical
-        from .infra import parts
-        export.write(parts.lines(src), export.resolve_format(fmt, output), output)
+    if parts_folder(src):  # a partitioned graph: its lines, part after part, are canonical
+        export.write(parts_lines(src), export.resolve_format(fmt, output), output)
         return
+    src = Path(src)
     named = export.format_named(graph_format) if graph_format else "nquads" if src.suffix == ".nq" else None
     if named == "nquads" and is_canonical(src):
         export.write_file(src, export.resolve_format(fmt, output), output)  # streamed: any size
@@ -391,7 +482,34 @@ def export_graph(graph: Path | None, fmt: str | None, output: str, graph_format:
     export.write(lines, export.resolve_format(fmt, output), output)
 
 
-def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
+PART_BYTES = 1 << 30  # bytes of a graph file per N-Triples part of kg export --parts
+
+
+def export_parts(graph: Path | str | None, fmt: str | None, folder: Path | str, jobs: int | None = None,
+                 ) -> dict[str, Any]:
+    """Write a graph (default: the workspace graph; a parts folder, or a canonical N-Quads file) as N-Triples
+    parts for bulk loaders into ``folder`` (a path or URL; ``kg.infra.parts.write_triples``), in ``jobs``
+    processes (default: the available cores): each triple once across the parts, one part per part of a parts
+    folder (per GiB of a file, at least one a job); the manifest."""
+    if fmt is None or export.resolve_format(fmt, None) != "nt":
+        raise UsageError("--parts writes N-Triples parts for bulk loaders; add -f nt")
+    src = graph or workspace_source()
+    if not parts_exist(src):
+        raise KgError(f"{src}: no graph here; run 'kg build' first or name a graph file")
+    from .infra import parts
+    jobs = jobs or default_jobs()
+    if parts_folder(src):
+        pieces = parts.graph_pieces(src)
+    elif Path(src).suffix == ".nq" and is_canonical(Path(src)):
+        size = Path(src).stat().st_size
+        pieces = parts.file_pieces(Path(src), max(jobs, -(-size // PART_BYTES)))
+    else:
+        raise InputError(str(src), "is not a canonical N-Quads graph (kg build's graph.nq or parts folder)",
+                         "export it with kg export -f nquads first, or name the workspace graph")
+    return parts.write_triples(pieces, Location(folder), {"source": str(src)}, jobs)
+
+
+def query(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str] | None = None,
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
           max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
@@ -408,7 +526,7 @@ def query(name_or_file: str, params: dict[str, str], graphs: list[Path] | None =
                   limit, offset, default_graphs, named_graphs, on_text, graph_format).results()
 
 
-def answer(name_or_file: str, params: dict[str, str], graphs: list[Path] | None = None,
+def answer(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str] | None = None,
            text: str | None = None, store: Path | None = None, endpoint: str | None = None,
            engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
            max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
@@ -525,8 +643,8 @@ def tools(category: str | None = None) -> Results:
     return tool_table(category, query("tools", {}) if workspace_graph().exists() else None)
 
 
-def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None, endpoint: str | None, engine: str,
-           allow_remote: bool, timeout: float, max_bytes: int, default_graphs: tuple[str, ...] = (),
+def _query(text: str, source: str, graphs: Sequence[Path | str] | None, store: Path | None, endpoint: str | None,
+           engine: str, allow_remote: bool, timeout: float, max_bytes: int, default_graphs: tuple[str, ...] = (),
            named_graphs: tuple[str, ...] = (), graph_format: str | None = None) -> Answer:
     if sum(x is not None and x != [] for x in (graphs, store, endpoint)) > 1:
         raise UsageError("give one source: --graph, --store or --endpoint")
@@ -538,23 +656,23 @@ def _query(text: str, source: str, graphs: list[Path] | None, store: Path | None
         check_local(text, source)
     if store:
         return answer_oxigraph(open_disk_store(store), text)
-    sources = graphs or [workspace_graph()]
+    sources = list(graphs or [workspace_source()])
     for s in sources:
-        if not s.exists():
+        if not parts_exist(s):
             raise KgError(f"{s}: no graph here; run 'kg build' first or pass --graph FILE")
     if engine == "rdflib":
         lines: set[str] = set()
         for s in sources:
-            got = read_graph_lines(s, fmt=graph_format)
+            got = list(parts_lines(s)) if parts_folder(s) else read_graph_lines(Path(s), fmt=graph_format)
             if not got:
                 from .query.backends import no_triples
-                raise no_triples(s)
+                raise no_triples(Path(s))
             lines.update(got)
         return Answer.of(query_rdflib(sorted(lines), text, allow_remote))
     return answer_oxigraph(load_store(sources, graph_format), text)
 
 
-def stats(graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
+def stats(graphs: Sequence[Path | str] | None = None, store: Path | None = None, endpoint: str | None = None,
           timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, default_graphs: tuple[str, ...] = (),
           named_graphs: tuple[str, ...] = ()) -> Results:
     """Counts of works, references, cited works, tools, people and triples, as one result row: the stored

@@ -26,7 +26,8 @@ def _local(inputs: list[str], home: Path, monkeypatch: pytest.MonkeyPatch) -> by
 
 def _cluster(inputs: list[str], home: Path, monkeypatch: pytest.MonkeyPatch, **kw: object) -> tuple[bytes, dict]:
     monkeypatch.setenv("KG_HOME", str(home))
-    built, _ = api.build(inputs, cluster="local:2", validation="none", **kw)  # type: ignore[arg-type]
+    kw.setdefault("cluster", "local:2")
+    built, _ = api.build(inputs, validation="none", **kw)  # type: ignore[arg-type]
     folder = parts.workspace_graph(home)
     assert folder == built.graph and folder.is_dir()
     data = b"".join(gzip.open(p).read() for p in parts.part_paths(folder))
@@ -44,38 +45,106 @@ def test_cluster_graph_is_the_local_graph(corpus: Path, tmp_path: Path, monkeypa
     triples = len({line.rpartition(b" <")[0] for line in expected.splitlines()})
     assert manifest["triples"] == triples == sum(p["triples"] for p in manifest["parts"])
     files = sum(1 for p in corpus.rglob("*") if p.is_file() and not p.name.startswith("."))
-    mapped = len({line.split(b'"')[1] for line in expected.splitlines() if b"sourcePath>" in line})
-    # a scan task per input file, a map task per file with records kept
-    assert 0 < mapped <= files and sum(manifest["workers"].values()) == files + mapped
+    # a scan and a map task per input file; per hash partition a dedupe, a names, three resolution steps, the
+    # cited works' titles and the shared graphs; the facts; a task per part
+    n = manifest["partitions"]
+    assert n >= 4 and sum(manifest["workers"].values()) == 2 * files + 7 * n + 1 + len(manifest["parts"])
     assert manifest["inputs"] == [str(corpus)] and manifest["options"]["cluster"] == "local:2"
     assert (tmp_path / "two" / "graph.parts").read_text(encoding="utf-8").strip() == str(tmp_path / "two" / "parts")
     text = (tmp_path / "two" / "parts" / parts.MANIFEST).read_text(encoding="utf-8")
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True) + "\n"
 
 
-def test_file_and_memory_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fsspec = pytest.importorskip("fsspec")
+def test_file_url(dask_threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _local([str(SEEDS)], tmp_path / "one", monkeypatch)
-    got, _ = _cluster([SEEDS.as_uri()], tmp_path / "two", monkeypatch, parts=tmp_path / "out")
+    got, _ = _cluster([SEEDS.as_uri()], tmp_path / "two", monkeypatch, parts=tmp_path / "out", cluster=dask_threads)
     assert got == expected and parts.workspace_graph(tmp_path / "two") == tmp_path / "out"
+
+
+def test_memory_inputs_scratch_and_parts(dask_threads: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs, scratch and parts at memory:// URLs, on a scheduler given by its tcp:// address: the same bytes; the
+    scratch prefix is removed, the parts folder has its manifest; the workspace refers to the URL."""
+    fsspec = pytest.importorskip("fsspec")
     mem = fsspec.filesystem("memory")
     for p in sorted(SEEDS.iterdir()):
         mem.pipe(f"/seeds-test/{p.name}", p.read_bytes())
     try:
-        local = _local(["memory://seeds-test"], tmp_path / "three", monkeypatch)
+        local = _local(["memory://seeds-test"], tmp_path / "one", monkeypatch)
         assert b"memory:///seeds-test/" in local  # (the records' source is the URL they came from)
-        got, manifest = _cluster(["memory://seeds-test"], tmp_path / "four", monkeypatch)
-        assert got == local and manifest["inputs"] == ["memory://seeds-test"]
+        monkeypatch.setenv("KG_HOME", str(tmp_path / "two"))
+        built, _ = api.build(["memory://seeds-test"], cluster=dask_threads, validation="none",
+                             scratch="memory://scratch", parts="memory://out/graph")
+        assert built.graph == "memory://out/graph" == api.workspace_source()
+        assert "".join(parts.lines("memory://out/graph")).encode() == local
+        manifest = parts.read_manifest("memory://out/graph")
+        assert manifest["inputs"] == ["memory://seeds-test"] and manifest["lines"] == local.count(b"\n")
+        assert sorted(mem.ls("/out", detail=False)) == ["/out/graph"]  # (no temporary folder is left)
+        assert not mem.exists("/scratch") or not mem.ls("/scratch")
+        names = {p.rsplit("/", 1)[1] for p in mem.ls("/out/graph", detail=False)}
+        assert names == {parts.MANIFEST, *(p["name"] for p in manifest["parts"])}
+        stats = api.stats()
+        monkeypatch.setenv("KG_HOME", str(tmp_path / "one"))
+        assert stats.rows == api.stats().rows
     finally:
-        mem.rm("/seeds-test", recursive=True)
+        for folder in ("/seeds-test", "/out", "/scratch"):
+            if mem.exists(folder):
+                mem.rm(folder, recursive=True)
+
+
+def test_duplicate_dois_and_topic_overrides(dask_threads: str, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records of one DOI in several input files (dedupe runs on the DOI partitions), a file that is no JSON and a
+    --topics file naming a DOI no record has: the same graph, counts, errors, notes and warnings as the local
+    build."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SEEDS, corpus)
+    first = sorted(SEEDS.iterdir())[0]
+    record = json.loads(first.read_text(encoding="utf-8"))
+    doi = record["message"]["DOI"]
+    for name, year, title in (("aa-earlier.json", 2001, "An earlier deposit"), ("zz-later.json", 2099, "A later one")):
+        again = json.loads(first.read_text(encoding="utf-8"))
+        again["message"]["deposited"] = {"date-parts": [[year, 1, 1]], "date-time": f"{year}-01-01T00:00:00Z",
+                                         "timestamp": 0}
+        again["message"]["title"] = [title]
+        (corpus / name).write_text(json.dumps(again), encoding="utf-8")
+    (corpus / "broken.json").write_text('{"message": {"DOI": "10.5555/broken", "title": [}', encoding="utf-8")
+    topics = tmp_path / "topics.tsv"
+    topics.write_text(f"doi\ttopics\n{doi}\tcompilers\n10.5555/not-an-input\tcompilers\n", encoding="utf-8")
+    reports = []
+    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", dask_threads)):
+        monkeypatch.setenv("KG_HOME", str(home))
+        built, _ = api.build([str(corpus)], jobs=1, validation="none", topics=topics, cluster=cluster)
+        reports.append(built.report)
+    assert "".join(parts.lines(tmp_path / "two" / "parts")).encode() == (tmp_path / "one" / "graph.nq").read_bytes()
+    one, two = reports
+    assert (one.records, one.merged, one.skipped) == (two.records, two.merged, two.skipped) == (6, 2, 1)
+    assert one.errors == two.errors and len(one.errors) == 1 and "broken.json" in one.errors[0]
+    assert one.notes == two.notes and len([n for n in one.notes if "same DOI as" in n]) == 2
+    assert one.warnings == two.warnings and any("10.5555/not-an-input" in w for w in one.warnings)
+    assert b"A later one" in (tmp_path / "one" / "graph.nq").read_bytes()
+
+
+def test_sampled_validation(dask_threads: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sample is validated as in the local build: its records' lines from pass 2, and the lines of the shared
+    graphs it needs, picked from their runs by the workers."""
+    rendered = []
+    for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", dask_threads)):
+        monkeypatch.setenv("KG_HOME", str(home))
+        _built, report = api.build([str(SAMPLES)], jobs=1, validation="sample:6", cluster=cluster,
+                                   allow_invalid=True)
+        assert report is not None
+        rendered.append(api.render_validation(report, "json", "info"))
+    assert rendered[0] == rendered[1] and json.loads(rendered[0])["results"]
 
 
 @pytest.mark.parametrize("stage", ["read", "graph"])
-def test_interrupted_build_leaves_no_manifest(stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_build_leaves_no_manifest(stage: str, dask_threads: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
     monkeypatch.setenv("KG_FAULT", f"{stage}:INT")
     with pytest.raises(api.Interrupted):
-        api.build([str(SEEDS)], cluster="local:2", validation="none", parts=tmp_path / "out")
+        api.build([str(SEEDS)], cluster=dask_threads, validation="none", parts=tmp_path / "out")
     assert not (tmp_path / "out").exists()
     assert not list(tmp_path.rglob(parts.MANIFEST)) and not (tmp_path / "ws" / "graph.parts").exists()
 
@@ -108,3 +177,15 @@ def test_killed_worker_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     got, manifest = _cluster([str(SAMPLES)], tmp_path / "two", monkeypatch)
     assert marker.exists()  # a worker died in a map task; Dask ran the task again elsewhere
     assert got == expected and manifest["lines"] == expected.count(b"\n")
+
+
+@pytest.mark.parametrize("option", ["--parts", "--scratch"])
+def test_cluster_options_need_cluster(option: str, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+    r = CliRunner().invoke(main, ["build", str(SEEDS), option, str(tmp_path / "x")],
+                           env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
+    assert (r.exit_code, r.output) == (2, f"error: {option} goes with --cluster; add --cluster local:N or a scheduler "
+                                          "address\n")
+    assert not (tmp_path / "ws").exists()

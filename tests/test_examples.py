@@ -34,7 +34,6 @@ NOT_RUN = {
     "kg fetch --cited-by seeds --mailto you@example.org && kg build seeds fetched":
         "asks the Crossref API: the network",
     "kg build /data/crossref/ --cluster local:8": "a folder of the reader's machine, on a cluster of 8 workers",
-    "kg build /shared/crossref/ --cluster tcp://sched:8786 --parts /shared/kg-parts": "a cluster's address",
     "kg query tools --endpoint http://127.0.0.1:7878/query": "an endpoint (tests/test_queries.py runs one)",
     "kg export -f nt -o /srv/kg/load/graph.nt": "the load folder of a Virtuoso server",
     "kg query tools --endpoint http://127.0.0.1:8890/sparql --default-graph-uri https://example.org/crossref-kg":

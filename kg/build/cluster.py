@@ -1,115 +1,129 @@
-"""The streaming build on a Dask cluster: the per-partition steps of ``kg.build.stream`` (``_scan``, ``_map``) run
-as Dask tasks, one input file a task, and the reduces between them (dedupe, resolution, the shared graphs) stay
-in the driver, on the same disk-backed tables as the local build. Dask is imported only here, only when asked.
+"""The streaming build on a Dask cluster: the tasks of ``kg.build.partitioned``, stage after stage, and the small
+reduces of their answers (counts, problems, notes, the validation sample, the splitters of the parts) here, in the
+driver. Dask is imported only here, only when asked.
 
-The scratch folder must be one every worker sees (a shared file system): the map tasks read the resolution
-tables from it and write their sorted runs into it.
+Stages (each waits for the one before: every task of a stage reads a section of every file the stage before
+wrote): read (pass 1, a task per input file), dedupe (a task per DOI partition), resolve (the names, then the
+resolution steps in three stages of a task per partition, then the cited works' titles), map (pass 2, a task per
+input file), reduce (the shared graphs per partition, and the facts), parts (a task per part of the graph).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
-import secrets
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..errors import KgError, UsageError
-from ..infra import faults
-from ..infra.extsort import Sorter
-from ..ingest.read import Ignored, Input, expand_paths, iter_file
+from ..infra import faults, ranges
+from ..infra.location import Location
+from ..ingest.read import Input, expand_paths, is_url, url_files
 from ..map.context import ContextSpec
-from ..map.shared import Used, merge_shared
-from . import stream
+from ..refs.topics import unused_overrides
+from . import partitioned
 from .memory import Report
-from .stream import SHIFT, MappedChunk, ScanFailed, Scanned, StreamResult
+from .partitioned import Done, Plan
+from .stream import SampleFilter, fan_in, run_records
 from .tuning import Tuning
 
-ITEM_BITS = 24  # items (records, or lines of a large JSON Lines file) of one input file: the low bits of n
-_STATE: dict[str, str] = {}  # in a worker process: the build and stage whose state ``stream._init`` holds
+# Dask's own monitors, as a local cluster runs them: a worker's statistical profiler (a stack sample every 10 ms),
+# the event loops' tick watch (every 20 ms), the system and memory monitors. Together they took 14% of a core
+# with two idle workers (8.7 CPU seconds a minute), 1.7% with these settings; the build reads none of them.
+QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+         "distributed.admin.system-monitor.interval": "2s", "distributed.admin.system-monitor.gil.enabled": False,
+         "distributed.worker.memory.monitor-interval": "1s"}
 
 
-def _worker(answer: Any) -> tuple[str, int, int]:
-    """Who ran a task, its peak resident memory so far (KiB) and the bytes of its answer as sent back."""
-    import pickle
+def _cpu() -> float:
+    import resource
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def _task(fn: Callable[..., Done], *args: Any) -> tuple[str, int, float, Done | KgError]:
+    """Run a task in a worker: who ran it, its peak resident memory so far (KiB), the CPU seconds it took (its
+    sorts included), and its answer, or the error (bad input: one line for the user, not a failure to retry)."""
     import resource
 
     from distributed import get_worker
-    return (str(get_worker().address), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-            len(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)))
+    cpu = _cpu()
+    try:
+        done: Done | KgError = fn(*args)
+    except KgError as e:
+        done = e
+    return str(get_worker().address), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, _cpu() - cpu, done
 
 
-def _ready(key: str, *initargs: Any) -> None:
-    if _STATE.get("key") != key:
-        stream._init(*initargs)
-        _STATE["key"] = key
+@dataclass
+class Stats:
+    """How the cluster ran: tasks per worker, peak memory per worker, bytes written to the scratch location."""
+
+    workers: Counter[str] = field(default_factory=Counter)
+    peak_kib: dict[str, int] = field(default_factory=dict)
+    written: Counter[str] = field(default_factory=Counter)  # bytes by what: shuffled, runs, parts
+    seconds: dict[str, float] = field(default_factory=dict)  # wall seconds per stage
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the tasks per stage
+    task_cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per task function, and the longest task
+
+    def take(self, worker: str, peak: int) -> None:
+        self.workers[worker] += 1
+        self.peak_kib[worker] = max(peak, self.peak_kib.get(worker, 0))
 
 
-def _items(pidx: int, shown: str, path: str, explicit: bool, tuning: Tuning,
-           notes: list[str] | None) -> Iterator[tuple[int, Any, None]]:
-    """The chunk items of one input file, numbered (file << ITEM_BITS | item) << SHIFT."""
-    for k, item in enumerate(iter_file(shown, Path(path), explicit, lazy=True, stream_above=tuning.stream_above)):
-        if k >> ITEM_BITS:
-            raise KgError(f"{shown}: holds more than {1 << ITEM_BITS} records or lines; split it into smaller files")
-        if isinstance(item, Ignored):
-            if notes is not None:
-                notes.append(str(item))
-            continue
-        yield (pidx << ITEM_BITS | k) << SHIFT, item, None
+@dataclass
+class Partitioned:
+    """A finished cluster build: the report, the parts written (in the temporary location), what validation needs."""
 
+    report: Report
+    works: int = 0
+    partitions: int = 0  # the hash partitions of the stages between the two passes
+    parts: list[dict[str, Any]] = field(default_factory=list)  # name, lines, triples of each part
+    lines: int = 0
+    triples: int = 0
+    sample: set[str] | None = None  # graph IRIs of the sampled records (None: every record)
+    sampled: list[str] = field(default_factory=list)
+    shared_graphs: set[str] = field(default_factory=set)
+    picked: list[str] = field(default_factory=list)  # the lines of the shared graphs the sample needs
 
-def scan_task(key: str, spec: ContextSpec, pidx: int, shown: str, path: str, explicit: bool,
-              tuning: Tuning) -> tuple[tuple[str, int, int], list[str], list[list[Scanned | ScanFailed]]]:
-    """Pass 1 on one input file, in a worker: ``stream._scan`` of each chunk, and the notes of ignored files."""
-    _ready(f"{key}:scan", spec)
-    notes: list[str] = []
-    answers = [stream._scan(chunk) for chunk in stream._chunks(_items(pidx, shown, path, explicit, tuning, notes),
-                                                                tuning.chunk)]
-    return _worker(answers), notes, answers
+    def graph_lines(self, out: Location) -> Iterator[str]:
+        """The graph's lines, from the parts written in ``out`` (before their manifest is)."""
+        from ..infra.parts import lines
+        return lines(out, [p["name"] for p in self.parts])
 
-
-def map_task(key: str, initargs: tuple, pidx: int, shown: str, path: str, explicit: bool, kept: frozenset[int],
-             size: int, tuning: Tuning) -> tuple[tuple[str, int, int], list[MappedChunk]]:
-    """Pass 2 on the kept records of one input file, in a worker: ``stream._map`` of each chunk of ``size``."""
-    _ready(f"{key}:map", *initargs)
-    faults.dies_once("map-task")
-    chunks = stream._chunks(stream._kept(_items(pidx, shown, path, explicit, tuning, None), set(kept)), size)
-    mapped = [stream._map((pidx << 20 | c, chunk)) for c, chunk in enumerate(chunks)]
-    return _worker(mapped), mapped
-
-
-def _local_inputs(inputs: list[Input]) -> list[tuple[str, str, bool]]:
-    """Each input file as (name shown, path, explicit), folders walked as the local build walks them."""
-    return [(shown, str(path), explicit) for shown, path, explicit in expand_paths(inputs)]
+    def sample_lines(self) -> list[str]:
+        """What validating the sample needs, sorted (as ``stream.StreamResult.sample_lines``): the lines of the
+        sampled records, and those of the shared graphs' runs that the workers picked."""
+        return sorted(set(self.picked).union(self.sampled))
 
 
 class DaskEngine:
-    """``stream.Engine`` on Dask: ``address`` is ``local:N`` (a local cluster of N worker processes, started
+    """A connection to a Dask cluster: ``address`` is ``local:N`` (a local cluster of N worker processes, started
     here) or a scheduler address Dask accepts (``tcp://host:8786``)."""
 
-    def __init__(self, address: str, spec: ContextSpec, tuning: Tuning, scratch: Path,
-                 on_tasks: Callable[[str, int, int], None] | None = None) -> None:
+    def __init__(self, address: str, on_tasks: Callable[[str, int, int], None] | None = None) -> None:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
             raise UsageError("--cluster needs Dask; install it with pip install 'crossref-kg[cluster]'") from None
-        self.spec, self.tuning, self.scratch, self.on_tasks = spec, tuning, scratch, on_tasks
-        self.key = f"{os.getpid()}-{secrets.token_hex(4)}"
-        self.workers: Counter[str] = Counter()  # tasks run per worker address
-        self.peak: dict[str, int] = {}  # peak resident KiB per worker address
-        self.moved = 0  # bytes of the tasks' answers sent back to this process
-        self.runs_bytes = 0  # bytes of the sorted runs the map tasks wrote to the scratch folder
-        self.files: list[tuple[str, str, bool]] = []
+        self.on_tasks = on_tasks
+        self.key = f"{os.getpid()}-{os.urandom(4).hex()}"
+        self.stats = Stats()
         self.cluster: Any = None
         if address.startswith("local:"):
             n = address[6:]
             if not n.isdigit() or int(n) < 1:
                 raise UsageError(f"--cluster {address!r}: use local:N (N worker processes) or a scheduler address")
-            self.cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=logging.ERROR)
-            self.client = Client(self.cluster)
+            import dask
+            with dask.config.set(QUIET):
+                self.cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
         else:
             try:
                 self.client = Client(address, timeout=30)
@@ -133,43 +147,184 @@ class DaskEngine:
         """Worker processes the cluster has now."""
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
-    def _taken(self, stage: str, futures: list[Any]) -> Iterator[Any]:
-        """The futures' results in order, counted per worker, progress reported, each released once taken."""
-        for i, future in enumerate(futures):
-            (worker, peak, size), *rest = future.result()
-            future.release()
-            self.workers[worker] += 1
-            self.peak[worker] = max(peak, self.peak.get(worker, 0))
-            self.moved += size
-            if self.on_tasks:
-                self.on_tasks(stage, i + 1, len(futures))
-            yield rest
+    def stage(self, stage: str, tasks: list[tuple[Callable[..., Done], tuple]], what: str = "shuffled",
+              ) -> Iterator[Done]:
+        """Run ``tasks`` (function, arguments); their answers in order, as each is ready. A task that fails is
+        retried (a worker that dies: its tasks run elsewhere); an interruption cancels those not done."""
+        futures = [self.client.submit(_task, fn, *args, key=f"{stage}-{fn.__name__}-{i}-{self.key}", retries=3,
+                                      pure=False) for i, (fn, args) in enumerate(tasks)]
+        started = time.perf_counter()
+        try:
+            for i, future in enumerate(futures):
+                worker, peak, cpu, done = future.result()
+                future.release()
+                if isinstance(done, KgError):
+                    raise done
+                self.stats.take(worker, peak)
+                self.stats.cpu[stage] = round(self.stats.cpu.get(stage, 0.0) + cpu, 2)
+                name = tasks[i][0].__name__
+                self.stats.task_cpu[name] = round(self.stats.task_cpu.get(name, 0.0) + cpu, 2)
+                self.stats.task_cpu[f"{name} (longest)"] = round(max(cpu, self.stats.task_cpu.get(
+                    f"{name} (longest)", 0.0)), 2)
+                self.stats.written[what] += done.written
+                if self.on_tasks:
+                    self.on_tasks(stage, i + 1, len(futures))
+                yield done
+        finally:
+            self.client.cancel([f for f in futures if not f.done()])
+            self.stats.seconds[stage] = round(self.stats.seconds.get(stage, 0.0) + time.perf_counter() - started, 2)
 
-    def scans(self, inputs: list[Input], report: Report) -> Iterator[list[Scanned | ScanFailed]]:
-        self.files = _local_inputs(inputs)
-        futures = [self.client.submit(scan_task, self.key, self.spec, i, shown, path, explicit, self.tuning,
-                                      key=f"scan-{self.key}-{i}", retries=3, pure=False)
-                   for i, (shown, path, explicit) in enumerate(self.files)]
-        for notes, answers in self._taken("read", futures):
-            report.notes.extend(notes)
-            yield from answers
+    def build(self, inputs: list[Input], spec: ContextSpec, tuning: Tuning, scratch: Location, out: Location,
+              strict: bool, on_problem: Callable[[str, str], None] | None, sample: int | None,
+              on_progress: Callable[..., None] | None = None) -> Partitioned:
+        """Build the graph of ``inputs`` into parts in ``out`` (a temporary location the caller puts in place),
+        with ``scratch`` (seen by every worker) for what the stages pass on."""
+        report = Report()
+        problem = report.recorder(strict, on_problem)
+        result = Partitioned(report)
+        t = time.perf_counter()
+        ctx = partitioned.context(spec)
+        files = _files(inputs, scratch)
+        size = sum(_size(where) for _shown, where, _explicit in files)
+        workers = self.size
+        n = result.partitions = workers * max(2, math.ceil(size / tuning.partition_bytes / workers))
+        plan = self.client.scatter(Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample), broadcast=True)
+        plain = Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample)
+        if on_progress:
+            on_progress("read", 0)
+        for done in self.stage("read", [(partitioned.scan, (plan, f)) for f in range(len(files))]):
+            faults.reached("read")
+            for level, line in done.answer["events"]:
+                if level == "error":
+                    report.skipped += 1
+                problem(level, line)
+            report.records += done.answer["records"]
+            report.notes.extend(done.answer["notes"])
+            if on_progress:
+                on_progress("read", report.records)
+        found: set[str] = set()
+        candidates: list[tuple[str, str]] = []
+        for done in self.stage("dedupe", [(partitioned.dedupe, (plan, b)) for b in range(n)]):
+            report.notes.extend(done.answer["notes"])
+            report.merged += done.answer["merged"]
+            result.works += done.answer["works"]
+            found.update(done.answer["found"])
+            candidates.extend(done.answer["sample"])
+        report.notes.sort()
+        for line in unused_overrides(ctx.topic_lines, found):
+            problem("warning", line)
+        t = report.timed("read", t)
+        result.shared_graphs = ctx.minter.shared_graphs()
+        if not result.works:
+            return result
+        if on_progress:
+            on_progress("resolve", result.works)
+        chosen: frozenset[str] = frozenset()
+        if sample is not None and sample < result.works:
+            chosen = frozenset(ctx.minter.graph(doi) for _sha, doi in sorted(candidates)[:sample])
+            result.sample = set(chosen)
+        runs = self._resolve(plan, n)
+        t = report.timed("resolve", t)
+        mapping = self.client.scatter(replace(plain, sample=chosen), broadcast=True)
+        per_run = run_records(result.works, fan_in(tuning.fan_in), tuning)
+        row_runs = [f"fact-rows-{name}.txt" for name in _names(n)]
+        if on_progress:
+            on_progress("map", 0, result.works)
+        mapped = 0
+        for f, done in enumerate(self.stage("map", [(partitioned.map_file, (mapping, f, per_run))
+                                                    for f in range(len(files))], "runs")):
+            if f == 0:
+                faults.reached("map")
+            mapped += done.answer["records"]
+            result.sampled.extend(done.answer["sampled"])
+            runs.extend(done.answer["runs"])
+            row_runs.append(f"fact-rows-map-{f:05d}.txt")
+            if on_progress:
+                on_progress("map", mapped, result.works)
+        knowledge = [r["name"] for r in runs if not r["name"].startswith("map-")]
+        for done in self.stage("reduce", [(partitioned.shared, (plan, p)) for p in range(n)]
+                               + [(partitioned.fact_graph, (plan, row_runs))], "runs"):
+            runs.extend(done.answer["runs"])
+            knowledge.extend(r["name"] for r in done.answer["runs"])
+        if result.sample is not None:
+            wanted = self.client.scatter(SampleFilter(result.sampled, result.shared_graphs), broadcast=True)
+            for done in self.stage("sample", [(partitioned.sample_lines, (plan, name, wanted))
+                                              for name in sorted(knowledge)], "runs"):
+                result.picked.extend(done.answer["lines"])
+        t = report.timed("map", t)
+        self._parts(plan, tuning, runs, out, result, on_progress)
+        report.timed("merge", t)
+        return result
 
-    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult, fact_rows: Sorter) -> Used:
-        per_file: dict[int, set[int]] = {}
-        for seq in kept:
-            per_file.setdefault(seq >> (SHIFT + ITEM_BITS), set()).add(seq)
-        size = stream.run_records(len(kept), stream.fan_in(self.tuning.fan_in), self.tuning)
-        initargs = (self.spec, result.scratch / "resolve.sqlite", result.scratch, chosen)
-        futures = [self.client.submit(map_task, self.key, initargs, i, shown, path, explicit,
-                                      frozenset(per_file[i]), size, self.tuning, key=f"map-{self.key}-{i}",
-                                      retries=3, pure=False)
-                   for i, (shown, path, explicit) in enumerate(self.files) if i in per_file]
-        used: Used = {}
-        for (chunks,) in self._taken("map", futures):
-            for answer in chunks:
-                result.sampled.extend(answer.sampled)
-                result.runs.append(answer.run)
-                fact_rows.extend(answer.fact_rows)
-                self.runs_bytes += answer.run.stat().st_size
-                merge_shared(used, answer.used)
-        return used
+    def _resolve(self, plan: Any, n: int) -> list[dict[str, Any]]:
+        """The names and the resolution stages; the knowledge graph's runs they wrote."""
+        pages: set[tuple[str, str]] = set()
+        for done in self.stage("resolve", [(partitioned.named, (plan, p)) for p in range(n)]
+                               + [(partitioned.resolve_titles, (plan, p)) for p in range(n)]):
+            pages.update(done.answer.get("tool_pages", ()))
+        runs: list[dict[str, Any]] = []
+        listed = sorted(pages)
+        stages: list[tuple[str, list[tuple[Callable[..., Done], tuple]]]] = [
+            ("groups", [(partitioned.resolve_groups, (plan, p, listed)) for p in range(n)]),
+            ("urls", [(partitioned.resolve_urls, (plan, p)) for p in range(n)]),
+            ("cited", [(partitioned.cited, (plan, p)) for p in range(n)])]
+        for stage, tasks in stages:
+            for done in self.stage(f"resolve {stage}", tasks):
+                runs.extend(done.answer["runs"])
+        return runs
+
+    def _parts(self, plan: Any, tuning: Tuning, runs: list[dict[str, Any]], out: Location, result: Partitioned,
+               on_progress: Callable[..., None] | None) -> None:
+        """Cut the runs into key ranges (at least one a worker) and merge each into a part in ``out``."""
+        total = sum(r["size"] for r in runs)
+        wanted = self.size * max(1, math.ceil(total / tuning.part_bytes / self.size))  # (a multiple of the workers)
+        cuts = ranges.splitters([key for r in runs for key in r["keys"]], wanted)
+        bounds = [None, *cuts, None]
+        listed = [(r["name"], r["size"]) for r in sorted(runs, key=lambda r: r["name"])]
+        out.make()
+        last: bytes | None = None
+        for k, done in enumerate(self.stage("parts", [(partitioned.part, (plan, k, bounds[k], bounds[k + 1], listed,
+                                                                         out)) for k in range(len(bounds) - 1)],
+                                            "parts")):
+            if k == 0:
+                faults.reached("merge")
+            a = done.answer
+            triples = a["triples"] - (1 if a["first"] is not None and a["first"] == last else 0)
+            last = a["last"] if a["last"] is not None else last
+            result.parts.append({"name": partitioned.part_name(k), "lines": a["lines"], "triples": triples})
+            result.lines += a["lines"]
+            result.triples += triples
+            if on_progress:
+                on_progress("merge", result.lines, None, "lines")
+
+
+def _names(n: int) -> list[str]:
+    """The names of the resolution tasks' outputs (their fact rows are ``fact-rows-NAME.txt``)."""
+    return [f"{kind}-{p:05d}" for kind in ("resolved", "urls", "cited") for p in range(n)]
+
+
+def _size(where: str) -> int:
+    if is_url(where):
+        return 0
+    try:
+        return os.path.getsize(where)
+    except OSError:
+        return 0
+
+
+def _files(inputs: list[Input], scratch: Location) -> list[tuple[str, str, bool]]:
+    """Every input file as (name shown, path or URL, explicit): folders walked as the local build walks them, URLs
+    listed; a copy of standard input or a pipe is put in a URL scratch location for the workers to read."""
+    out: list[tuple[str, str, bool]] = []
+    for n, given in enumerate(inputs):
+        if isinstance(given, str) and is_url(given):
+            out.extend((shown, url, True) for shown, url in url_files(given))
+            continue
+        for shown, path, explicit in expand_paths([given]):
+            if isinstance(given, tuple) and scratch.url:
+                name = f"input-{n:05d}"
+                scratch.put(Path(path), name)
+                out.append((shown, scratch.path(name), explicit))
+            else:
+                out.append((shown, str(path), explicit))
+    return out

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import InputError
 from ..infra import faults
@@ -80,18 +80,29 @@ class StreamResult:
         """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
         the knowledge-graph lines about the IRIs the sampled records use and the facts about those and their
         subjects. Call it before merging the runs (a merge in rounds removes the runs it merges)."""
-        fgraph, kgraph, tgraph, sgraph = sorted(self.shared_graphs)
-        used = {o for _s, _p, o, _g in map(split_quad, self.sampled) if o.startswith("<")}
-        about = used.union(s for s, _p, _o, _g in map(split_quad, self.sampled))  # (facts are on references too)
+        wanted = SampleFilter(self.sampled, self.shared_graphs)
         extra: set[str] = set()
         for run in self.knowledge_runs:
             with open(run, encoding="utf-8", newline="\n") as fh:
-                for line in fh:
-                    s, _p, _o, graph = split_quad(line)
-                    if graph == tgraph or graph == sgraph or (graph == kgraph and s in used) or \
-                            (graph == fgraph and s in about):
-                        extra.add(line)
+                extra.update(line for line in fh if wanted(line))
         return sorted(extra.union(self.sampled))
+
+
+class SampleFilter:
+    """Which lines of the shared graphs validating the records of ``sampled`` (their lines) needs: the tools and
+    topics graphs, the knowledge-graph lines about the IRIs they use, the facts about those and their subjects.
+    A plain value, sent to the workers of a cluster build."""
+
+    def __init__(self, sampled: list[str], shared_graphs: set[str]) -> None:
+        self.graphs = tuple(sorted(shared_graphs))
+        self.used = {o for _s, _p, o, _g in map(split_quad, sampled) if o.startswith("<")}
+        self.about = self.used.union(s for s, _p, _o, _g in map(split_quad, sampled))  # (facts are on references too)
+
+    def __call__(self, line: str) -> bool:
+        fgraph, kgraph, tgraph, sgraph = self.graphs
+        s, _p, _o, graph = split_quad(line)
+        return graph == tgraph or graph == sgraph or (graph == kgraph and s in self.used) or \
+            (graph == fgraph and s in self.about)
 
 
 # ---------------------------------------------------------------- worker side
@@ -153,9 +164,13 @@ def _expanded(items: Chunk) -> Iterator[tuple[int, Item]]:
 
 
 def _scan(items: Chunk) -> list[Scanned | ScanFailed]:
+    """Pass 1 on a chunk, in a worker of the local pool: ``scan_chunk`` with the worker's context."""
+    assert _CTX is not None
+    return scan_chunk(_CTX, items)
+
+
+def scan_chunk(ctx: Context, items: Chunk) -> list[Scanned | ScanFailed]:
     """Pass 1 on a chunk: per record, an error, or what dedupe and resolution need."""
-    ctx = _CTX
-    assert ctx is not None
     out: list[Scanned | ScanFailed] = []
     for seq, work, warnings, raw in each_work(_expanded(items), lambda _level, line: out.append(ScanFailed(line))):
         title = work.titles[0] if work.titles else None
@@ -167,11 +182,15 @@ def _scan(items: Chunk) -> list[Scanned | ScanFailed]:
 
 
 def _map(task: tuple[int, Chunk]) -> MappedChunk:
-    """Pass 2 on a chunk: map each record with its resolutions into one sorted run file (and the lines of the
-    records in the validation sample apart)."""
-    ctx, lookup = _CTX, _LOOKUP
-    assert ctx is not None and lookup is not None and _RUNS is not None
-    chunk_no, items = task
+    """Pass 2 on a chunk, in a worker of the local pool: ``map_chunk`` with the worker's context and tables."""
+    assert _CTX is not None and _LOOKUP is not None and _RUNS is not None
+    return map_chunk(_CTX, _LOOKUP, _RUNS, _SAMPLE, *task)
+
+
+def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], chunk_no: int,
+              items: Chunk) -> MappedChunk:
+    """Pass 2 on a chunk: map each record with its resolutions into one sorted run file in ``runs`` (and the
+    lines of the records in the validation ``sample`` apart)."""
     lines: list[str] = []
     used: Used = {}
     sampled: list[str] = []
@@ -187,24 +206,13 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
         graph = ctx.minter.graph(work.doi)
         start = len(lines)
         lines.extend(quads(map_work(work, ctx, enriched.knowledge), graph))
-        if graph in _SAMPLE:
+        if graph in sample:
             sampled.extend(set(lines[start:]))
-    run = write_run(lines, _RUNS / f"map-{chunk_no:07d}.nq")
+    run = write_run(lines, runs / f"map-{chunk_no:07d}.nq")
     return MappedChunk(run, mapped, used, sampled, list(facts.rows(lines)))
 
 
 # ---------------------------------------------------------------- driver
-
-class Engine(Protocol):
-    """Runs the per-partition steps elsewhere (``kg.build.cluster``): ``scans`` gives pass 1's answers (``_scan``
-    of each chunk) in input order, notes of ignored files added to ``report``; ``maps`` runs pass 2 (``_map``)
-    on the kept records, adding runs and sampled lines to ``result`` and the rows of the precomputed facts to
-    ``fact_rows``, and returns the shared things used."""
-
-    def scans(self, inputs: list[Input], report: Report) -> Iterator[list[Scanned | ScanFailed]]: ...
-
-    def maps(self, kept: set[int], chosen: frozenset[str], result: StreamResult, fact_rows: Sorter) -> Used: ...
-
 
 def run_records(records: int, width: int, tuning: Tuning) -> int:
     """Records per run of pass 2 (and per task): ``tuning.chunk``, or more where that many records would make
@@ -364,13 +372,11 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
 
 def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: int = 1, strict: bool = False,
                  sample: int | None = None, on_problem: Callable[[str, str], None] | None = None,
-                 on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning(),
-                 engine: Engine | None = None) -> StreamResult:
+                 on_progress: Callable[..., None] | None = None, tuning: Tuning = Tuning()) -> StreamResult:
     """Run both passes; the caller merges ``result.lines()`` and removes ``scratch`` afterwards.
 
-    ``sample``: validate only that many records (their graph IRIs land in ``result.sample``). ``engine``: where
-    the per-partition steps run (default: here, or in a local pool of ``jobs`` processes); the reduces between
-    them (dedupe, resolution, the shared graphs) run here whatever the engine.
+    ``sample``: validate only that many records (their graph IRIs land in ``result.sample``). The cluster build
+    (``kg.build.cluster``) runs the same step functions on hash partitions.
     """
     report = Report()
     t = time.perf_counter()
@@ -380,10 +386,7 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     resolver = DiskResolver(scratch / "resolve.sqlite", ctx.minter, ctx.catalogue)
     if on_progress:
         on_progress("read", 0)
-    if engine is None:
-        best, dropped = _scan_pass(inputs, spec, resolver, report, problem, jobs, tuning, on_progress)
-    else:
-        best, dropped = take_scanned(engine.scans(inputs, report), resolver, report, problem, on_progress)
+    best, dropped = _scan_pass(inputs, spec, resolver, report, problem, jobs, tuning, on_progress)
     report.notes.sort()
     for line in unused_overrides(ctx.topic_lines, set(best)):
         problem("warning", line)
@@ -417,11 +420,8 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
         chosen = frozenset(ctx.minter.graph(d) for d in sample_of(best, sample))
         result.sample = set(chosen)
     del best
-    if engine is None:
-        used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress, fact_rows)
-    else:
-        used = engine.maps(kept, chosen, result, fact_rows)
-    # (the precomputed facts of the stored queries are a reduce of the rows both engines gathered)
+    used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress, fact_rows)
+    # (the precomputed facts of the stored queries are a reduce of the rows of every chunk)
     knowledge.extend(shared_lines(ctx, used, True))
     knowledge.extend(facts.fact_lines(fact_rows.sorted(), ctx.minter.shared_graph("facts"),
                                       lambda name: Sorter(scratch, name)))

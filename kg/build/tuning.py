@@ -24,3 +24,6 @@ class Tuning:
     parallel_above: int = resolve_disk.PARALLEL_ABOVE  # references: with fewer, resolution runs in one process
     shard_above: int = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
     shard_records: int = 100  # records per validation shard: a shard costs its shared lines once
+    # a cluster build: input bytes per hash partition (at least two partitions a worker), graph bytes per part
+    partition_bytes: int = 256 << 20
+    part_bytes: int = 1 << 30

@@ -36,8 +36,11 @@ from .progress import Progress, wanted
               help="Worker processes (default: the available cores); the output does not depend on it.")
 @click.option("--cluster", help="Run the build on Dask: local:N (a local cluster of N worker processes) or a "
               "scheduler address (tcp://host:8786); writes the graph as a parts folder. Needs crossref-kg[cluster].")
-@click.option("--parts", type=click.Path(path_type=Path),
-              help="With --cluster: the parts folder to write (default: parts/ in the workspace).")
+@click.option("--parts", metavar="DIR|URL",
+              help="With --cluster: the parts folder to write, a path or an fsspec URL (default: parts/ in the "
+                   "workspace).")
+@click.option("--scratch", metavar="DIR|URL", help="With --cluster: where the tasks pass on their tables, a folder "
+              "or an fsspec URL every worker reaches (default: a scratch folder in the workspace).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors, not warnings and the summary.")
 @click.option("--progress/--no-progress", "progress_flag", default=None,
               help="Show each stage's progress on standard error (default: only when it is a terminal).")
@@ -45,7 +48,7 @@ from .progress import Progress, wanted
               "merge, validate, export, store).")
 def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
           topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, jobs: int | None, cluster: str | None, parts: Path | None, quiet: bool,
+          strict: bool, jobs: int | None, cluster: str | None, parts: str | None, scratch: str | None, quiet: bool,
           progress_flag: bool | None, timings: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
     default: seeds/).
@@ -63,8 +66,9 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     """
     started = time.perf_counter()
     given = list(inputs) or [str(api.seeds_dir())]
-    if parts is not None and cluster is None:
-        raise Fail("--parts goes with --cluster; add --cluster local:N or a scheduler address", 2)
+    for name, where in (("--parts", parts), ("--scratch", scratch)):
+        if where is not None and cluster is None:
+            raise Fail(f"{name} goes with --cluster; add --cluster local:N or a scheduler address", 2)
     shown = wanted(progress_flag, quiet)
     with Progress(shown) as progress:
         try:
@@ -72,7 +76,8 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
                                         on_problem=None if strict else _problems(progress, quiet), tools=list(tools),
                                         topics=topics, validation=validation, allow_invalid=allow_invalid,
                                         shapes=shapes, store=store, jobs=jobs, on_progress=progress.records,
-                                        cluster=cluster, parts=parts, on_tasks=_tasks(progress) if shown else None)
+                                        cluster=cluster, parts=parts, scratch=scratch,
+                                        on_tasks=_tasks(progress) if shown else None)
         except KeyboardInterrupt:
             raise Fail("interrupted; the workspace graph and the outputs are as they were; run the build again",
                        130) from None

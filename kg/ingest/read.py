@@ -81,16 +81,20 @@ def needs_spool(given: str) -> bool:
         stat.S_ISREG(mode) and (real.startswith("/proc/") or real.startswith("/dev/")))
 
 
-def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
+def spool(inputs: Iterable[str], scratch: Path, urls: bool = True) -> list[Input]:
     """The inputs, with each one that cannot be read twice (see ``needs_spool``) copied once into ``scratch``
-    and given as (name, copy); standard input is shown as 'stdin'."""
+    and given as (name, copy); standard input is shown as 'stdin'. ``urls``: copy the files of fsspec URLs too
+    (else they are left as they are, for the cluster's workers to read)."""
     out: list[Input] = []
     for n, given in enumerate(inputs):
         if given.startswith("file://"):
             from urllib.parse import unquote, urlparse
             out.append(unquote(urlparse(given).path))
             continue
-        if _URL.match(given):
+        if is_url(given):
+            if not urls:
+                out.append(given)
+                continue
             out.extend(_fetch_url(given, scratch / f"input-{n:04d}"))
             continue
         if not needs_spool(given):
@@ -119,9 +123,14 @@ def spool(inputs: Iterable[str], scratch: Path) -> list[Input]:
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 
 
-def _fetch_url(url: str, into: Path) -> list[Input]:
-    """The files of an fsspec URL (a file, or a folder walked in sorted order), copied into ``into`` and shown as
-    their URLs (fsspec: pip install 'crossref-kg[cluster]')."""
+def is_url(given: str) -> bool:
+    """Whether an input is a URL (``s3://...``, ``memory://...``) rather than a path."""
+    return bool(_URL.match(given))
+
+
+def url_files(url: str) -> list[tuple[str, str]]:
+    """The files of an fsspec URL (a file, or a folder walked in sorted order, hidden files left out), each as
+    (the name to show, its full URL) (fsspec: pip install 'crossref-kg[cluster]')."""
     try:
         import fsspec  # type: ignore[import-untyped]
     except ImportError:
@@ -130,18 +139,32 @@ def _fetch_url(url: str, into: Path) -> list[Input]:
     try:
         fs, root = fsspec.core.url_to_fs(url)
         names = sorted(fs.find(root)) if fs.isdir(root) else [root]
-        out: list[Input] = []
-        into.mkdir(parents=True, exist_ok=True)
-        for i, name in enumerate(names):
-            if os.path.basename(name).startswith("."):
-                continue
-            copy = into / f"{i:06d}-{os.path.basename(name)}"
-            fs.get_file(name, str(copy))
-            shown = url if name == root else fs.unstrip_protocol(name)
-            out.append((shown, copy))
-        return out
+        return [(url if name == root else fs.unstrip_protocol(name), fs.unstrip_protocol(name))
+                for name in names if not os.path.basename(name).startswith(".")]
     except (OSError, ValueError) as e:
         raise InputError(url, f"cannot be read ({e})", "check the URL and that this machine can reach it") from None
+
+
+def fetch_file(url: str, into: Path) -> None:
+    """Copy the file at ``url`` into the local file ``into``."""
+    import fsspec
+    try:
+        fs, path = fsspec.core.url_to_fs(url)
+        fs.get_file(path, str(into))
+    except (OSError, ValueError) as e:
+        raise InputError(url, f"cannot be read ({e})", "check the URL and that this machine can reach it") from None
+
+
+def _fetch_url(url: str, into: Path) -> list[Input]:
+    """The files of an fsspec URL (``url_files``), copied into ``into`` and shown as their URLs."""
+    files = url_files(url)
+    out: list[Input] = []
+    into.mkdir(parents=True, exist_ok=True)
+    for i, (shown, full) in enumerate(files):
+        copy = into / f"{i:06d}-{os.path.basename(full)}"
+        fetch_file(full, copy)
+        out.append((shown, copy))
+    return out
 
 
 def _position(text: bytes | bytearray, pos: int) -> tuple[int, int]:

@@ -48,15 +48,15 @@ def no_triples(path: Path) -> InputError:
     return InputError(str(path), "holds no triples", "check the file and its format, or name another graph")
 
 
-def _load_into(store: ox.Store, path: Path, graph_format: str | None = None) -> None:
-    if Path(path).is_dir():  # a partitioned graph: its parts are gzipped N-Quads
-        from ..infra import parts
-        for part in parts.part_paths(path):
-            with open_graph(part) as fh:
-                store.bulk_load(fh, format=ox.RdfFormat.N_QUADS)
+def _load_into(store: ox.Store, path: Path | str, graph_format: str | None = None) -> None:
+    from ..infra import parts
+    if parts.is_folder(path):  # a partitioned graph (a path or a URL): its parts are gzipped N-Quads
+        for fh in parts.open_parts(path):
+            store.bulk_load(fh, format=ox.RdfFormat.N_QUADS)
         if len(store) == 0:
-            raise no_triples(path)
+            raise no_triples(Path(path))
         return
+    path = Path(path)
     try:
         fmt = rdf_format(path, graph_format)
         with open_graph(path) as fh:
@@ -83,9 +83,9 @@ def triples_nt(quads: "Iterable[ox.Quad]") -> bytes:
     return "".join(sorted({f"{q.subject} {q.predicate} {q.object} .\n" for q in quads})).encode("utf-8")
 
 
-def load_store(paths: list[Path], graph_format: str | None = None) -> ox.Store:
-    """An in-memory Oxigraph store holding the merge of every graph of ``paths`` (in ``graph_format`` when given,
-    else by their extensions) in its default graph."""
+def load_store(paths: Sequence[Path | str], graph_format: str | None = None) -> ox.Store:
+    """An in-memory Oxigraph store holding the merge of every graph of ``paths`` (files in ``graph_format`` when
+    given, else by their extensions; parts folders) in its default graph."""
     store = ox.Store()
     for path in paths:
         tmp = ox.Store()
@@ -94,13 +94,13 @@ def load_store(paths: list[Path], graph_format: str | None = None) -> ox.Store:
     return store
 
 
-def build_disk_store(building: Path, graph: Path, scratch: Path) -> None:
-    """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file (the build's
-    ``kg.infra.outputs.Outputs`` renames it into place with the other outputs). Every triple goes once into the
-    default graph (the union of the graphs)."""
+def build_disk_store(building: Path, graph: Path | Iterable[str], scratch: Path) -> None:
+    """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file, or of its lines
+    (the build's ``kg.infra.outputs.Outputs`` renames it into place with the other outputs). Every triple goes
+    once into the default graph (the union of the graphs)."""
     triples = Path(scratch) / "store-load.nt"
     with open(triples, "w", encoding="utf-8", newline="\n") as fh:
-        fh.writelines(triples_from_quads(canonical_lines(graph)))
+        fh.writelines(triples_from_quads(canonical_lines(graph) if isinstance(graph, Path) else graph))
     store = ox.Store(str(building))
     store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
     store.flush()

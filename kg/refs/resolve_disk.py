@@ -101,13 +101,21 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
 class DiskResolver:
     """Collect features with ``add``, drop superseded records with ``drop``, then ``resolve``."""
 
-    def __init__(self, path: Path, minter: Minter, catalogue: Any = None) -> None:
+    def __init__(self, path: Path, minter: Minter, catalogue: Any = None, new: bool = True) -> None:
         self.path, self.minter, self.catalogue = Path(path), minter, catalogue
         self.db = connect(self.path)
         self._recs: list[tuple] = []
         self._refs: list[tuple] = []
         self._mentions: list[tuple] = []
-        self.db.executescript("".join(f"CREATE TABLE {t}({cols});" for t, cols in TABLES.items()))
+        if new:
+            self.db.executescript("".join(f"CREATE TABLE {t}({cols});" for t, cols in TABLES.items()))
+        else:  # (tables written by another process: this one's functions again)
+            self.db.create_function("id_score", 1, id_score, deterministic=True)
+            self.db.create_function("doi_of", 1, Minter.doi_of, deterministic=True)
+
+    def steps_here(self) -> Callable[..., None]:
+        """``run(step, column, on_info)`` for the step methods, running each step here, on every row."""
+        return _Steps(self, 1).run
 
     @staticmethod
     def rows(seq: int, record: tuple[str, str | None, str | None, frozenset[str]], title: str | None,
@@ -173,11 +181,27 @@ class DiskResolver:
         The results do not depend on ``jobs`` (each step is a function of one title key or group). Returns the
         number of partitions the steps ran in (1: in this process)."""
         self.flush()
+        many = jobs > 1 and self.db.execute("SELECT count(*) FROM ref").fetchone()[0] >= parallel_above
+        parts = jobs if many else 1
+        self.identify()
+        with _Steps(self, parts) as run:
+            self.match_titles(run)
+            self.group(run)
+            self.emit(run, on_info)
+        self.link_preprints(on_info)
+        self.finish()
+        return parts
+
+    # (the steps one by one, for a driver that runs them on partitions of its own: ``kg.build.partitioned``)
+
+    def identify(self, keep: Callable[[str], bool] | None = None) -> None:
+        """Step 1: the works known by identifier (input records, references with a DOI or arXiv id, the tool
+        catalogue's papers: those whose title key ``keep`` accepts), and the resolutions by identifier."""
+        self.flush()
         db, minter = self.db, self.minter
         db.execute("CREATE INDEX rec_seq ON rec(seq)")
         db.execute("CREATE INDEX rec_t ON rec(tkey)")
         db.execute("CREATE INDEX ref_seq ON ref(seq)")
-        # 1. identifiers
         db.executemany("INSERT INTO known VALUES (?,?,?,?,?,?)", (
             (tkey, first_word(tkey), minter.doi(doi), year, atoks, "input record")
             for doi, tkey, year, atoks in db.execute("SELECT doi, tkey, year, atoks FROM rec WHERE tkey IS NOT NULL")))
@@ -185,55 +209,74 @@ class DiskResolver:
                    "WHERE id_node IS NOT NULL AND tkey IS NOT NULL")
         db.executemany("INSERT INTO known VALUES (?,?,?,?,?,?)", (
             (tkey, first_word(tkey), node, year, "", "catalogue")
-            for tkey, node, year in catalogue_known(self.catalogue, minter)))
+            for tkey, node, year in catalogue_known(self.catalogue, minter) if keep is None or keep(tkey)))
         db.create_function("id_score", 1, id_score, deterministic=True)
         db.create_function("doi_of", 1, Minter.doi_of, deterministic=True)
         db.execute("INSERT INTO res SELECT citing, idx, id_node, id_method, id_score(id_method), id_matched, "
                    "doi_of(id_node) FROM ref WHERE id_node IS NOT NULL")
         db.execute("CREATE INDEX known_t ON known(tkey)")
         db.execute("CREATE INDEX known_b ON known(fw, year)")
-        many = jobs > 1 and db.execute("SELECT count(*) FROM ref").fetchone()[0] >= parallel_above
-        parts = jobs if many else 1
-        with _Steps(self, parts) as run:
-            # 2. titles of works known by identifier
-            run(_titles_step, "ref.tkey")
-            db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
-            # 3. URLs, then titles shared between references
-            db.execute("INSERT INTO grp SELECT 'url ' || url, ref.rowid, 0 FROM ref JOIN um ON ref.rowid = um.rid "
-                       "WHERE url IS NOT NULL")
-            db.execute("INSERT INTO ut SELECT tkey, 'url ' || url, year, atoks FROM ref JOIN um ON ref.rowid = um.rid "
-                       "WHERE url IS NOT NULL AND tkey IS NOT NULL")
-            db.execute("CREATE INDEX ut_t ON ut(tkey)")
-            db.execute("INSERT INTO tp SELECT DISTINCT url_tool, 'url ' || url FROM ref JOIN um ON ref.rowid = um.rid "
-                       "WHERE url IS NOT NULL AND url_tool IS NOT NULL")
-            db.execute("CREATE INDEX tp_t ON tp(tool)")
-            run(_groups_step, "ref.tkey")
-            db.execute("CREATE INDEX grp_g ON grp(gkey)")
-            # 4. guarded fuzzy merge of title groups, block by block
-            merged: dict[str, str] = {}
-            scan = db.execute(f"SELECT fb.year, fb.fw, fb.gkey, {_Q_COLS} FROM fb "
-                              "JOIN ref ON ref.rowid = fb.rid ORDER BY fb.year, fb.fw, fb.gkey")
-            for _b, rows_ in groupby(scan, key=lambda r: (r[0], r[1])):
-                firsts = {r[2]: _feat(r[3:])[1] for r in rows_}
-                if len(firsts) > 1:
-                    fuzzy_merges(sorted(firsts), firsts, merged)
-            for b, root in sorted(merged.items()):
-                db.execute("UPDATE grp SET gkey = ?, fuzzy = 1 WHERE gkey = ?", (root, b))
-                db.execute("UPDATE grp SET fuzzy = 1 WHERE gkey = ?", (root,))
-            # 5. one node per group
-            run(_emit_step, "grp.gkey", on_info)
-        # 6. preprint <-> published links between identifier nodes that share a title
-        for _tkey, rows_ in groupby(db.execute("SELECT tkey, node FROM known WHERE src != 'catalogue' ORDER BY tkey"),
-                                    key=lambda r: r[0]):
+
+    def match_titles(self, run: Callable[..., None]) -> None:
+        """Step 2: titles of works known by identifier; what stays unmatched goes to table um."""
+        run(_titles_step, "ref.tkey")
+        self.db.execute("INSERT INTO um SELECT rowid FROM ref WHERE id_node IS NULL AND tkey IS NULL")
+
+    def tool_pages(self) -> list[tuple[str, str]]:
+        """After step 2: (catalogue tool, URL group) of every unmatched reference whose URL is a tool's main page."""
+        return self.db.execute("SELECT DISTINCT url_tool, 'url ' || url FROM ref JOIN um ON ref.rowid = um.rid "
+                               "WHERE url IS NOT NULL AND url_tool IS NOT NULL").fetchall()
+
+    def group(self, run: Callable[..., None], tool_pages: Iterable[tuple[str, str]] | None = None) -> None:
+        """Steps 3 and 4: URL groups, titles shared between references, the guarded fuzzy merge of title groups.
+        ``tool_pages``: those of every partition (default: ``tool_pages()``, this table's)."""
+        db = self.db
+        db.execute("INSERT INTO grp SELECT 'url ' || url, ref.rowid, 0 FROM ref JOIN um ON ref.rowid = um.rid "
+                   "WHERE url IS NOT NULL")
+        db.execute("INSERT INTO ut SELECT tkey, 'url ' || url, year, atoks FROM ref JOIN um ON ref.rowid = um.rid "
+                   "WHERE url IS NOT NULL AND tkey IS NOT NULL")
+        db.execute("CREATE INDEX ut_t ON ut(tkey)")
+        db.executemany("INSERT INTO tp VALUES (?,?)", self.tool_pages() if tool_pages is None else tool_pages)
+        db.execute("CREATE INDEX tp_t ON tp(tool)")
+        run(_groups_step, "ref.tkey")
+        db.execute("CREATE INDEX grp_g ON grp(gkey)")
+        # 4. guarded fuzzy merge of title groups, block by block
+        merged: dict[str, str] = {}
+        scan = db.execute(f"SELECT fb.year, fb.fw, fb.gkey, {_Q_COLS} FROM fb "
+                          "JOIN ref ON ref.rowid = fb.rid ORDER BY fb.year, fb.fw, fb.gkey")
+        for _b, rows_ in groupby(scan, key=lambda r: (r[0], r[1])):
+            firsts = {r[2]: _feat(r[3:])[1] for r in rows_}
+            if len(firsts) > 1:
+                fuzzy_merges(sorted(firsts), firsts, merged)
+        for b, root in sorted(merged.items()):
+            db.execute("UPDATE grp SET gkey = ?, fuzzy = 1 WHERE gkey = ?", (root, b))
+            db.execute("UPDATE grp SET fuzzy = 1 WHERE gkey = ?", (root,))
+
+    def emit(self, run: Callable[..., None], on_info: Callable[[CitedInfo], None], urls: bool = True) -> None:
+        """Step 5: one node per group (``urls`` False: all but the URL groups)."""
+        run(_emit_step if urls else _emit_titled_step, "grp.gkey", on_info)
+
+    def url_members(self) -> Iterator[tuple]:
+        """The URL groups' members: (group key, the reference's row), in group order."""
+        return self.db.execute("SELECT grp.gkey, ref.* FROM grp JOIN ref ON ref.rowid = grp.rid "
+                               "WHERE substr(grp.gkey, 1, 4) = 'url ' ORDER BY grp.gkey, ref.citing, ref.idx")
+
+    def link_preprints(self, on_info: Callable[[CitedInfo], None]) -> None:
+        """Step 6: preprint <-> published links between identifier nodes that share a title."""
+        for _tkey, rows_ in groupby(self.db.execute("SELECT tkey, node FROM known WHERE src != 'catalogue' "
+                                                    "ORDER BY tkey"), key=lambda r: r[0]):
             if (link := preprint_link(n for _t, n in rows_)) is not None:
                 on_info(link)
+
+    def finish(self) -> None:
+        """The indexes the read side (``Lookup``) needs; the working tables dropped."""
+        db = self.db
         db.execute("CREATE INDEX res_c ON res(citing)")
         db.execute("CREATE INDEX ref_c ON ref(citing)")
         db.execute("CREATE INDEX rec_d ON rec(doi)")
         for table in ("known", "um", "grp", "ut", "tp", "fb"):
             db.execute(f"DROP TABLE {table}")
         db.commit()
-        return parts
 
     def close(self) -> None:
         self.db.close()
@@ -342,6 +385,12 @@ def _emit_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, mint
         _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?,?)", rows)
         on_info(info)
     _flush(out, "INSERT INTO res VALUES (?,?,?,?,?,?,?)", rows, True)
+
+
+def _emit_titled_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, minter: Minter,
+                      on_info: Callable[[CitedInfo], None]) -> None:
+    """Step 5 on the groups ``where`` selects but the URL groups (a partitioned build emits those elsewhere)."""
+    _emit_step(db, out, f"({where}) AND substr(grp.gkey, 1, 4) != 'url '", minter, on_info)
 
 
 class _Steps:
