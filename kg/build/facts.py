@@ -13,6 +13,8 @@ both on the seeds and on synthetic records):
   (none first), then the reference's IRI (a total order).
 - ``<ref> kg:cocitationRank n``: its place in the order of the ``cocited`` listing: the cited node's
   ``kg:citingInputWorks`` (most first), its IRI, the citing work's DOI in lower case, the key, the IRI.
+- ``<x> kg:iriRank n``: the place (1, 2, ...) of a person (object of ``schema:author``) or an organisation (object of
+  ``pro:relatesToOrganization``) among all of them in the order of their IRIs (``STR``, by code point).
 
 One entry point, in two halves that every build driver calls (in memory, streamed, or partitioned): ``rows``
 takes any graph lines (a record's, a chunk of records', the knowledge graph's) and gives compact text rows,
@@ -29,7 +31,7 @@ from typing import Protocol
 
 from ..rdf.nquads import quad, split_quad
 from ..rdf.terms import integer, literal_parts, token_value
-from ..rdf.vocab import BIRO, FRBR, KG, PRISM
+from ..rdf.vocab import BIRO, FRBR, KG, PRISM, PRO, SDO
 
 # Row tags, in the order the rows of one key sort. Every field is a whole IRI token (it ends in '>'), so no row
 # is a proper prefix of another and a merge of sorted runs by the system's sort gives Python's order.
@@ -39,6 +41,7 @@ _VERSION_OF = "2"  # "<b>\t2\t<x>": the same link keyed by the work it is a vers
 _CITES = "3"  # "<x>\t3\t<w>\tDOI\tKEY\t<ref>": the reference <ref> of the input work <w> cites <x>
 # (DOI and KEY are sort keys, below: the citing work's DOI and the reference's key)
 _LISTED = "~"  # "~\tDOI\tPOSITION\tKEY\t<ref>": a reference of the references listing (sorts after every IRI)
+_NAMED = "~n"  # "~n\tIRI\t<x>": a person or an organisation, IRI its sort key (sorts after the "~" rows)
 
 
 def _text_key(text: str) -> str:
@@ -106,10 +109,11 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     keys: dict[str, str] = {}  # reference -> kg:referenceKey
     ctype, part, refs, preprint = str(KG.crossrefType), str(FRBR.part), str(BIRO.references), str(KG.preprintOf)
     doi, position, key = str(PRISM.doi), str(KG.position), str(KG.referenceKey)
+    author, org = str(SDO.author), str(PRO.relatesToOrganization)
     for line in lines:
         # (the predicate is the second token: a substring test first keeps the split for the few lines that count)
         if ctype in line or part in line or refs in line or preprint in line or doi in line or position in line \
-                or key in line:
+                or key in line or author in line or org in line:
             s, p, o, _g = split_quad(line)
             if p == ctype:
                 inputs.add(s)
@@ -127,6 +131,8 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
                 positions[s] = int(literal_parts(o)[0])
             elif p == key:
                 keys[s] = literal_parts(o)[0]
+            elif p in (author, org) and o.startswith("<"):
+                yield f"{_NAMED}\t{_text_key(token_value(o))}\t{o}\n"
     for ref, cited in cites:
         work = parts.get(ref)
         if work is None:
@@ -150,6 +156,9 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
     for key, group in _groups(sorted_rows):
         if key == _LISTED:  # (the last group: the references in the listing's order)
             _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
+            continue
+        if key == _NAMED:  # (after it: the people and organisations in the order of their IRIs)
+            _ranks((fields[-1] for _tag, fields in group), str(KG.iriRank), graph, out)
             continue
         is_input = is_preprint = False
         works = 0
