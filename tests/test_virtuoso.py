@@ -306,7 +306,6 @@ def test_without_default_graph_uri_virtuoso_answers_over_all_its_graphs(seeds: C
 
 # What Virtuoso 7.2.5 still answers differently on 1,000 synthetic records (the seeds agree on all of them).
 VIRTUOSO_1K_BUGS = {
-    "references": "BUG: Virtuoso picks another tool than the first by name (MIN(?name) subquery in the OPTIONAL)",
     "venues": "BUG: Virtuoso gives extra rows for volumes (frbr:partOf* with FILTER NOT EXISTS on the top venue)",
     "tools-cited-by-both": "BUG: Virtuoso refuses the long GROUP_CONCAT (SR319: max row length exceeded, 4147 chars)",
 }
