@@ -51,6 +51,7 @@ from .query.stored import (
     find_query,
     is_plain_query_file,
     list_sorter,
+    page_end,
     paged,
     query_form,
     shift_error_lines,
@@ -548,7 +549,9 @@ def answer(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | st
         text, shift = with_standard_prefixes(text, source)
     elif text is None:
         stored = find_query(name_or_file)
-        text = bound_text(stored, params)
+        # (a query ranked by the build is cut to the page on its rank; the LIMIT below then takes the page's rows)
+        asked = page + 1 if page is not None and limit is None and query_form(stored.text) == "SELECT" else None
+        text = bound_text(stored, params, page_end(limit if asked is None else asked, offset))
         is_file = name_or_file.endswith(".rq") or Path(name_or_file).is_file()
         source = f"query file {name_or_file}" if is_file else f"query {stored.name!r}"
     elif params:

@@ -28,6 +28,9 @@ BEFORE = ROOT / "tests" / "data" / "queries-before"
 PREFIXES = """PREFIX kg: <https://w3id.org/crossref-kg/ontology#>
 PREFIX frbr: <http://purl.org/vocab/frbr/core#>
 PREFIX biro: <http://purl.org/spar/biro/>
+PREFIX prism: <http://prismstandard.org/namespaces/basic/2.0/>
+PREFIX schema: <https://schema.org/>
+PREFIX pro: <http://purl.org/spar/pro/>
 """
 #: Each fact's predicate and the plain SPARQL over the base graph that gives its (subject, object) pairs.
 PLAIN = {
@@ -39,8 +42,27 @@ PLAIN = {
         WHERE { ?w kg:crossrefType ?t ; frbr:part ?s . ?s biro:references ?x . ?x kg:preprintOf ?o .
                 ?o kg:crossrefType ?t2 }""",
 }
+#: Each rank fact's predicate and the plain SPARQL that lists its subjects in their order: the rank of a subject is
+#: its place (1, 2, ...) in that list, at its first row.
+RANKED = {
+    "referenceRank": """SELECT ?s
+        WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s kg:position ?p ; biro:references ?c .
+                OPTIONAL { ?s kg:referenceKey ?k } }
+        ORDER BY LCASE(?d) ?p ?k STR(?s)""",
+    "cocitationRank": """SELECT ?s
+        WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s biro:references ?c .
+                { SELECT ?c (COUNT(DISTINCT ?w2) AS ?n)
+                  WHERE { ?w2 kg:crossrefType ?t2 ; frbr:part ?r2 . ?r2 biro:references ?c } GROUP BY ?c }
+                OPTIONAL { ?s kg:referenceKey ?k } }
+        ORDER BY DESC(?n) STR(?c) LCASE(?d) ?k STR(?s)""",
+    "iriRank": """SELECT DISTINCT ?s
+        WHERE { { ?x schema:author ?s } UNION { ?x pro:relatesToOrganization ?s } FILTER (isIRI(?s)) }
+        ORDER BY STR(?s)""",
+}
 FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
-                      if any(f"kg:{name}" in p.read_text() for name in PLAIN))
+                      if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED]))
+#: The listings that page on a rank, compared on whole answers and on pages (kg cuts the ranks to the page's end)
+PAGED = {"references"}
 
 
 def _build(tmp: Path, inputs: list[str]) -> tuple[Path, Path, list[str]]:
@@ -63,9 +85,17 @@ def _check_facts(lines: list[str], kinds: set[str]) -> None:
         assert isinstance(answer, ox.QuerySolutions)
         pred = f"<https://w3id.org/crossref-kg/ontology#{name}>"
         expected.update(quad(str(row["s"]), pred, str(row["o"]), FACTS) for row in answer)
+    for name, text in RANKED.items():
+        answer = db.query(PREFIXES + text, use_default_graph_as_union=True)
+        assert isinstance(answer, ox.QuerySolutions)
+        pred = f"<https://w3id.org/crossref-kg/ontology#{name}>"
+        ranked = list(dict.fromkeys(str(row["s"]) for row in answer))  # (a subject's first row)
+        assert ranked, f"{name}: nothing to rank"
+        expected.update(quad(s, pred, f'"{n}"^^<http://www.w3.org/2001/XMLSchema#integer>', FACTS)
+                        for n, s in enumerate(ranked, 1))
     assert sorted(expected) == facts
     # the kinds of fact that occur (else the comparison proves little)
-    assert {name for name in PLAIN if any(f"#{name}> " in line for line in facts)} == kinds
+    assert {name for name in [*PLAIN, *RANKED] if any(f"#{name}> " in line for line in facts)} == kinds
     # the entry point alone, on the base lines, gives the same (what a partitioned build calls as its reduce)
     assert list(fact_lines(sorted(set(rows(base))), FACTS, InMemory)) == facts
 
@@ -75,14 +105,16 @@ def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str]) -> None
     base.write_text("".join(line for line in lines if not line.endswith(f" {FACTS} .\n")), encoding="utf-8")
     runner = CliRunner()
     assert FACT_QUERIES, "no stored query reads the facts"
+    pages: list[tuple[str, ...]] = [(), ("--limit", "100"), ("--limit", "7", "--offset", "30"), ("--offset", "5")]
     for name in FACT_QUERIES:
-        new = runner.invoke(main, ["query", name, "--store", str(store), "-f", "csv"],
-                            env={"KG_HOME": str(home)}, prog_name="kg")
-        old = runner.invoke(main, ["query", str(BEFORE / f"{name}.rq"), "--graph", str(base), "--engine",
-                                   "oxigraph", "-f", "csv"], env={"KG_HOME": str(home)}, prog_name="kg")
-        assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
-        assert new.stdout == old.stdout, f"{name}: the precomputed path differs from plain SPARQL"
-        assert new.stdout.count("\n") > 1, f"{name}: no rows to compare"
+        for page in pages if name in PAGED else [()]:
+            new = runner.invoke(main, ["query", name, "--store", str(store), "-f", "csv", *page],
+                                env={"KG_HOME": str(home)}, prog_name="kg")
+            old = runner.invoke(main, ["query", str(BEFORE / f"{name}.rq"), "--graph", str(base), "--engine",
+                                       "oxigraph", "-f", "csv", *page], env={"KG_HOME": str(home)}, prog_name="kg")
+            assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
+            assert new.stdout == old.stdout, f"{name} {page}: the precomputed path differs from plain SPARQL"
+            assert new.stdout.count("\n") > 1, f"{name} {page}: no rows to compare"
 
 
 @pytest.fixture(scope="module")
@@ -92,11 +124,14 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, l
 
 
 def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> None:
-    _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf"})  # (no seed cites another)
+    # (no seed cites another)
+    _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf", "referenceRank", "cocitationRank",
+                            "iriRank"})
 
 
 def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
-    assert FACT_QUERIES == ["bibliographic-coupling", "cocited", "internal-citations", "self-citations"]
+    assert FACT_QUERIES == ["bibliographic-coupling", "coauthors", "cocited", "institution-collaboration",
+                            "internal-citations", "references", "self-citations"]
     _check_queries(*seeds)
 
 
@@ -105,5 +140,5 @@ def test_facts_and_queries_on_them_equal_plain_sparql_on_1k_synthetic_records(tm
     data = tmp_path / "synth1k.jsonl"
     subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "1000", str(data)], check=True)
     home, store, lines = _build(tmp_path, [str(data)])
-    _check_facts(lines, set(PLAIN))
+    _check_facts(lines, {*PLAIN, *RANKED})
     _check_queries(tmp_path, home, store, lines)

@@ -595,7 +595,10 @@ BAD_HEADERS = {
                    "{path}:3: param 'category' has no default; give one with '= DEFAULT' so the query runs bare"),
     "unknown-key": ([*GOOD_HEADER[:2], "#+ author: someone", *GOOD_HEADER[2:]],
                     "{path}:3: unknown header key 'author'; use name, description, param, returns, column, lists, "
-                    "untitled"),
+                    "untitled, page"),
+    "page-not-used": ([*GOOD_HEADER, "#+ page: rank"],
+                      "{path}:6: '#+ page: rank' names the rank variable the rows are ordered by; the query must use "
+                      "?rank and keep only the ranks up to ?page_end"),
     "duplicated-key": ([*GOOD_HEADER, "#+ description: Again."],
                        "{path}:6: header key 'description' given twice; keep one"),
     "no-colon": ([GOOD_HEADER[0], "#+ broken", *GOOD_HEADER[1:]],

@@ -8,6 +8,13 @@ both on the seeds and on synthetic records):
   (``frbr:part``) that ``biro:references`` the cited node; for every cited node of an input work's reference.
 - ``<ref> kg:citesInputWork <w>``: the reference cites ``<w>``, itself an input work.
 - ``<ref> kg:citesEarlierVersionOf <w>``: the reference cites a node ``kg:preprintOf`` the input work ``<w>``.
+- ``<ref> kg:referenceRank n``: the reference's place (1, 2, ...) among every reference of the input works in the
+  order of the ``references`` listing: the citing work's DOI in lower case, then ``kg:position``, then the key
+  (none first), then the reference's IRI (a total order).
+- ``<ref> kg:cocitationRank n``: its place in the order of the ``cocited`` listing: the cited node's
+  ``kg:citingInputWorks`` (most first), its IRI, the citing work's DOI in lower case, the key, the IRI.
+- ``<x> kg:iriRank n``: the place (1, 2, ...) of a person (object of ``schema:author``) or an organisation (object of
+  ``pro:relatesToOrganization``) among all of them in the order of their IRIs (``STR``, by code point).
 
 One entry point, in two halves that every build driver calls (in memory, streamed, or partitioned): ``rows``
 takes any graph lines (a record's, a chunk of records', the knowledge graph's) and gives compact text rows,
@@ -23,15 +30,39 @@ from itertools import groupby
 from typing import Protocol
 
 from ..rdf.nquads import quad, split_quad
-from ..rdf.terms import integer
-from ..rdf.vocab import BIRO, FRBR, KG
+from ..rdf.terms import integer, literal_parts, token_value
+from ..rdf.vocab import BIRO, FRBR, KG, PRISM, PRO, SDO
 
 # Row tags, in the order the rows of one key sort. Every field is a whole IRI token (it ends in '>'), so no row
 # is a proper prefix of another and a merge of sorted runs by the system's sort gives Python's order.
 _INPUT = "0"  # "<w>\t0": <w> is an input work
 _PREPRINT = "1"  # "<x>\t1\t<b>": <x> kg:preprintOf <b> (keyed by the preprint node)
 _VERSION_OF = "2"  # "<b>\t2\t<x>": the same link keyed by the work it is a version of
-_CITES = "3"  # "<x>\t3\t<w>\t<ref>": the reference <ref> of the input work <w> cites <x>
+_CITES = "3"  # "<x>\t3\t<w>\tDOI\tKEY\t<ref>": the reference <ref> of the input work <w> cites <x>
+# (DOI and KEY are sort keys, below: the citing work's DOI and the reference's key)
+_LISTED = "~"  # "~\tDOI\tPOSITION\tKEY\t<ref>": a reference of the references listing (sorts after every IRI)
+_NAMED = "~n"  # "~n\tIRI\t<x>": a person or an organisation, IRI its sort key (sorts after the "~" rows)
+
+
+def _text_key(text: str) -> str:
+    """A sort key for a string that sorts as the string does (by code point) and holds no tab: its UTF-8 bytes
+    in hex.
+
+    >>> _text_key("a") < _text_key("ab") < _text_key("b")
+    True
+    """
+    return text.encode("utf-8").hex()
+
+
+def _optional_key(text: str | None) -> str:
+    """A sort key for a value that may be absent, which SPARQL's ORDER BY puts first."""
+    return "0" if text is None else "1" + _text_key(text)
+
+
+def _number_key(n: int) -> str:
+    """A sort key for an integer >= 0 that sorts as the number does: its digit count, then its digits."""
+    digits = str(n)
+    return f"{len(digits):02d}{digits}"
 
 
 
@@ -72,12 +103,20 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     """
     parts: dict[str, str] = {}  # reference -> its work
     cites: list[tuple[str, str]] = []  # (reference, cited)
+    inputs: set[str] = set()
+    dois: dict[str, str] = {}  # work -> the sort key of its DOI in lower case
+    positions: dict[str, int] = {}  # reference -> kg:position
+    keys: dict[str, str] = {}  # reference -> kg:referenceKey
     ctype, part, refs, preprint = str(KG.crossrefType), str(FRBR.part), str(BIRO.references), str(KG.preprintOf)
+    doi, position, key = str(PRISM.doi), str(KG.position), str(KG.referenceKey)
+    author, org = str(SDO.author), str(PRO.relatesToOrganization)
     for line in lines:
         # (the predicate is the second token: a substring test first keeps the split for the few lines that count)
-        if ctype in line or part in line or refs in line or preprint in line:
+        if ctype in line or part in line or refs in line or preprint in line or doi in line or position in line \
+                or key in line or author in line or org in line:
             s, p, o, _g = split_quad(line)
             if p == ctype:
+                inputs.add(s)
                 yield f"{s}\t{_INPUT}\n"
             elif p == part:
                 parts[o] = s
@@ -86,10 +125,23 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
             elif p == preprint:
                 yield f"{s}\t{_PREPRINT}\t{o}\n"
                 yield f"{o}\t{_VERSION_OF}\t{s}\n"
+            elif p == doi:
+                dois[s] = _text_key(literal_parts(o)[0].lower())
+            elif p == position:
+                positions[s] = int(literal_parts(o)[0])
+            elif p == key:
+                keys[s] = literal_parts(o)[0]
+            elif p in (author, org) and o.startswith("<"):
+                yield f"{_NAMED}\t{_text_key(token_value(o))}\t{o}\n"
     for ref, cited in cites:
         work = parts.get(ref)
-        if work is not None:
-            yield f"{cited}\t{_CITES}\t{work}\t{ref}\n"
+        if work is None:
+            continue
+        doi_key = dois.get(work, "") if work in inputs else ""  # (every work with parts is an input work)
+        ref_key = _optional_key(keys.get(ref))
+        yield f"{cited}\t{_CITES}\t{work}\t{doi_key}\t{ref_key}\t{ref}\n"
+        if doi_key and ref in positions:
+            yield f"{_LISTED}\t{doi_key}\t{_number_key(positions[ref])}\t{ref_key}\t{ref}\n"
 
 
 def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) -> Iterator[str]:
@@ -98,13 +150,20 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
 
     ``sinks`` makes the two further sorts (of the second join's rows, and of the facts), each deduplicating.
     """
-    later, out = sinks("facts-versions"), sinks("facts")
+    later, cocited, out = sinks("facts-versions"), sinks("facts-cocited"), sinks("facts")
     # rows of the second join: "<x>\t0\t<b>" (a valid version link) and "<x>\t3\t<ref>"
     count, on_input, on_version = str(KG.citingInputWorks), str(KG.citesInputWork), str(KG.citesEarlierVersionOf)
     for key, group in _groups(sorted_rows):
+        if key == _LISTED:  # (the last group: the references in the listing's order)
+            _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
+            continue
+        if key == _NAMED:  # (after it: the people and organisations in the order of their IRIs)
+            _ranks((fields[-1] for _tag, fields in group), str(KG.iriRank), graph, out)
+            continue
         is_input = is_preprint = False
         works = 0
         last_work = None
+        listed: list[tuple[str, str, str]] = []  # (DOI, KEY, <ref>) of the references citing this node
         for tag, fields in group:
             if tag == _INPUT:
                 is_input = True
@@ -114,7 +173,7 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
                 if is_input:
                     later.add(f"{fields[0]}\t{_INPUT}\t{key}\n")
             else:
-                work, ref = fields
+                work, doi_key, ref_key, ref = fields
                 if work != last_work:
                     works += 1
                     last_work = work
@@ -122,8 +181,15 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
                     out.add(quad(ref, on_input, key, graph))
                 if is_preprint:
                     later.add(f"{key}\t{_CITES}\t{ref}\n")
+                if doi_key:
+                    listed.append((doi_key, ref_key, ref))
         if works:
             out.add(quad(key, count, integer(works), graph))
+            # the cocited order: most citing works first (a count's complement in 12 digits), then the node's IRI
+            first = f"{10 ** 12 - works:012d}\t{_text_key(token_value(key))}"
+            for doi_key, ref_key, ref in listed:
+                cocited.add(f"{first}\t{doi_key}\t{ref_key}\t{ref}\n")
+    _ranks((row.rstrip("\n").rsplit("\t", 1)[1] for row in cocited.sorted()), str(KG.cocitationRank), graph, out)
     for _key, group in _groups(later.sorted()):
         versions: list[str] = []
         for tag, fields in group:
@@ -133,6 +199,12 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
                 for b in versions:
                     out.add(quad(fields[0], on_version, b, graph))
     return iter(out.sorted())
+
+
+def _ranks(refs: Iterable[str], predicate: str, graph: str, out: Sink) -> None:
+    """``<ref> predicate n`` for each of ``refs`` in their order, n = 1, 2, ..."""
+    for n, ref in enumerate(refs, 1):
+        out.add(quad(ref, predicate, integer(n), graph))
 
 
 def _groups(lines: Iterable[str]) -> Iterator[tuple[str, Iterator[tuple[str, list[str]]]]]:

@@ -5,7 +5,9 @@ Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``N
 TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns), ``column``
 (``NAME  what it holds``: one line for each column returned), ``lists`` (columns holding one item a line),
 ``untitled`` (``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI, which
-tables point out with the ``kg fetch`` command that fills the titles in: ``untitled_cited``).
+tables point out with the ``kg fetch`` command that fills the titles in: ``untitled_cited``), ``page``
+(``VAR``: the rows come in the order of the integer ``?VAR``, 1, 2, ..., a rank the build precomputed, and the text
+keeps only the ranks up to ``?page_end``, which kg binds to a page's end: ``page_end``).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
 at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
 syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer). ``remote_clauses`` finds
@@ -100,6 +102,7 @@ class StoredQuery:
     lists: tuple[str, ...] = ()  # columns whose values are lists, one item per line (GROUP_CONCAT): sorted here
     docs: tuple[str, ...] = ()  # what each column of ``returns`` holds, in its order (the '#+ column:' lines)
     untitled: tuple[str, str] | None = None  # (cited works' column, their titles' column): '#+ untitled:'
+    page: str | None = None  # the rank variable a page is cut on ('#+ page:'); kg binds ?page_end
 
 
 def parse_query_file(path: Path) -> StoredQuery:
@@ -131,14 +134,14 @@ def parse_query_file(path: Path) -> StoredQuery:
             if cm.group("name") in docs:
                 raise QueryError(f"{path}:{lineno}: column {cm.group('name')!r} is described twice; keep one")
             docs[cm.group("name")] = (lineno, cm.group("text"))
-        elif key in ("name", "description", "returns", "lists", "untitled"):
+        elif key in ("name", "description", "returns", "lists", "untitled", "page"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
-                             "use name, description, param, returns, column, lists, untitled")
+                             "use name, description, param, returns, column, lists, untitled, page")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -147,8 +150,12 @@ def parse_query_file(path: Path) -> StoredQuery:
                          "equal the file name")
     returns = tuple(meta["returns"].split())
     lists, named = _columns_named(path, meta, lines_of, returns, docs)
+    page = meta.get("page")
+    if page is not None and (not _VAR.match(page) or f"?{page}" not in text or f"?{PAGE_END}" not in text):
+        raise QueryError(f"{path}:{lines_of['page']}: '#+ page: {page}' names the rank variable the rows are ordered "
+                         f"by; the query must use ?{page} and keep only the ranks up to ?{PAGE_END}")
     return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists,
-                       tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None)
+                       tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None, page)
 
 
 def _param(path: Path, lineno: int, value: str, params: list[Param]) -> Param:
@@ -431,28 +438,47 @@ def sparql_string(value: str) -> str:
     return "".join(out)
 
 
-def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
-    """The query text with a VALUES block for every parameter (given value or default)."""
+PAGE_END = "page_end"  # what a query with '#+ page: VAR' keeps: the ranks ?VAR up to ?page_end
+
+
+def page_end(limit: int | None, offset: int | None) -> int | None:
+    """The last rank a page needs (ranks count from 1): None (every rank) without a LIMIT.
+
+    >>> page_end(100, None), page_end(100, 200), page_end(None, 5)
+    (100, 300, None)
+    """
+    return None if limit is None else (offset or 0) + limit
+
+
+def bound_text(query: StoredQuery, values: dict[str, str], end: int | None = None) -> str:
+    """The query text with a VALUES block for every parameter (given value or default); in a query with a
+    ``page`` header, ``?page_end`` becomes ``end``, the last rank of the page asked for (None: every rank), an
+    integer kg computes, as it writes a LIMIT (a VALUES row would be joined with every rank before the filter)."""
     known = {p.name: p for p in query.params}
     for name in values:
         if name not in known:
             names = ", ".join(known) or "none"
             raise QueryError(f"query {query.name!r} has no parameter {name!r}; its parameters: {names}")
+    text = query.text
+    if query.page:
+        at = [m.start() for m in re.finditer(rf"\?{PAGE_END}(?![A-Za-z0-9_])", _mask(text))]
+        for start in reversed(at):
+            text = text[:start] + str(INT_MAX if end is None else end) + text[start + len(PAGE_END) + 1:]
     if not query.params:
-        return query.text
+        return text
     vars_ = " ".join(f"?{p.var}" for p in query.params)
     terms = " ".join(bind_term(p, values.get(p.name, p.default or "")) for p in query.params)
     block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
     # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
     # and every subquery (which cannot see the outer bindings) are restricted alike.
-    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", _mask(query.text), re.I)]
+    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", _mask(text), re.I)]
     if not ends:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
     out, last = [], 0
     for end in ends:
-        out += [query.text[last:end], block]
+        out += [text[last:end], block]
         last = end
-    return "".join(out) + query.text[last:]
+    return "".join(out) + text[last:]
 
 
 _PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*")
