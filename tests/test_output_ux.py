@@ -743,7 +743,7 @@ def test_kg_queries_lists_aligned_and_as_json() -> None:
 
 
 @pytest.mark.parametrize("typed, meant", [("tool", "'tools'"), ("most-citd", "'most-cited'"),
-                                          ("tools-by-topics", "'tools-by-topic'"), ("venue", "'venues'")])
+                                          ("tools-by-topics", "'tools-by-topic' or 'works-by-topic'"), ("venue", "'venues'")])
 def test_an_unknown_query_name_suggests_the_closest(typed: str, meant: str) -> None:
     r = kg("query", typed)
     assert r.exit_code == 2

@@ -26,8 +26,12 @@ REWRITTEN = sorted(p.stem for p in QUERIES.glob("*.rq")
                    if (BEFORE / p.name).is_file() and (BEFORE / p.name).read_text() != p.read_text())
 
 
+NEW = {"tool-citations", "untitled-cited", "works-by-topic"}  # (added after the rewrites, for kg report: no old text)
+
+
 def test_every_stored_query_has_its_old_text() -> None:
-    assert sorted(p.stem for p in QUERIES.glob("*.rq")) == sorted(p.stem for p in BEFORE.glob("*.rq"))
+    current = sorted(p.stem for p in QUERIES.glob("*.rq") if p.stem not in NEW)
+    assert current == sorted(p.stem for p in BEFORE.glob("*.rq"))
 
 
 def _answer(runner: CliRunner, home: Path, store: Path, query: str, *extra: str) -> str:
