@@ -692,7 +692,7 @@ def test_kg_queries_name_shows_one_query_with_an_example() -> None:
     r = kg("queries", "works-citing")
     assert r.exit_code == 0
     assert r.stdout == """works-citing
-  Input works that cite a given cited work or tool (its IRI), with the citing reference and its text.
+  Input works that cite a given cited work or tool, with the citing reference and its text.
 
 parameters:
   target  iri(tool|work)  default tool:pytorch  The cited work or tool: a DOI (10.1145/...), a tool id (pytorch), \
