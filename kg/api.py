@@ -216,6 +216,18 @@ class Interrupted(KgError):
 INPUTS_FILE = "inputs.json"  # in the workspace: the inputs of the build that wrote its graph
 
 
+def _lead_notes(report: BuildReport, plan: outputs.Outputs, note: str | None) -> bool:
+    """Put a build's leading notes (a rolled-forward build, its inputs') first; False when it read no record."""
+    if plan.rolled_forward:
+        report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
+                               "place; its renames were finished first, so its outputs were all new")
+    if report.records == 0:
+        return False
+    if note:
+        report.notes.insert(0, note)
+    return True
+
+
 def _inputs_note(plan: outputs.Outputs, inputs: list[str]) -> tuple[str | None, bytes]:
     """A note when the workspace graph was built from other inputs than ``inputs``, and the record of these."""
     ids = ["stdin" if i == "-" else os.path.abspath(i) for i in inputs]
@@ -269,13 +281,8 @@ def _build(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None, spec: 
         result = build_stream(given, spec, scratch, jobs=jobs or default_jobs(), strict=strict, sample=sample,
                               on_problem=on_problem, on_progress=on_progress, tuning=tuning)
         built = Built(result.report, result.works, 0, 0, workspace() / "graph.nq")
-        if plan.rolled_forward:
-            result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
-                                          "place; its renames were finished first, so its outputs were all new")
-        if result.report.records == 0:
+        if not _lead_notes(result.report, plan, note):
             return built, None
-        if note:
-            result.report.notes.insert(0, note)
         report = None
         t = time.perf_counter()
         checked = validation != "none"
@@ -369,13 +376,8 @@ def _build_cluster(plan: outputs.Outputs, inputs: list[str], out_fmt: str | None
         work.make()
         result = engine.build(given, spec, tuning, work, tmp, strict, on_problem, sample, on_progress)
         built = Built(result.report, result.works, result.lines, result.triples, folder.local or folder.where)
-        if plan.rolled_forward:
-            result.report.notes.insert(0, f"{plan.workspace}: a build was killed while putting its outputs in "
-                                          "place; its renames were finished first, so its outputs were all new")
-        if result.report.records == 0:
+        if not _lead_notes(result.report, plan, note):
             return built, None
-        if note:
-            result.report.notes.insert(0, note)
         faults.reached("graph")
         t = time.perf_counter()
         report = None
