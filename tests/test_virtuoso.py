@@ -15,8 +15,9 @@ Rewrites that made the two engines agree (answers on the embedded store unchange
 are ordered by ``LCASE(?doi)``, not ``LCASE(STR(?doi))`` (Virtuoso sorted the latter in disordered runs on
 1k records); tools-cited-by-both counts references with ``FILTER (?t IN (...))``, not a UNION (Virtuoso
 counted the UNION wrong once joined with the other subqueries); tools-cited-by-profiling-and-compiler joins
-two grouped subqueries (Virtuoso ran out of its memory pool planning the flat join). kg reads Virtuoso's
-``1``/``0`` booleans as ``true``/``false`` (kg/query/backends.py).
+two grouped subqueries (Virtuoso ran out of its memory pool planning the flat join); venues finds the top
+venues first, then each work's path up to one (with the FILTER NOT EXISTS after the path, Virtuoso kept
+volumes as tops). kg reads Virtuoso's ``1``/``0`` booleans as ``true``/``false`` (kg/query/backends.py).
 
 Without Virtuoso installed the module is skipped, with the reason.
 """
@@ -306,7 +307,6 @@ def test_without_default_graph_uri_virtuoso_answers_over_all_its_graphs(seeds: C
 
 # What Virtuoso 7.2.5 still answers differently on 1,000 synthetic records (the seeds agree on all of them).
 VIRTUOSO_1K_BUGS = {
-    "venues": "BUG: Virtuoso gives extra rows for volumes (frbr:partOf* with FILTER NOT EXISTS on the top venue)",
     "tools-cited-by-both": "BUG: Virtuoso refuses the long GROUP_CONCAT (SR319: max row length exceeded, 4147 chars)",
 }
 VIRTUOSO_1K_SLOW = {
