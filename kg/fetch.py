@@ -16,6 +16,7 @@ Example: ``fetch_works(["10.1145/3341301.3359646"], Path("fetched"), Client(mail
 from __future__ import annotations
 
 import email.utils
+import functools
 import hashlib
 import random
 import re
@@ -37,7 +38,11 @@ from .infra.outputs import atomic_writer
 from .ingest.normalize import normalize_doi
 from .ingest.read import display_path, iter_records
 from .ingest.works import each_work
+from .map.context import Context
+from .model import Work
+from .rdf.ids import Minter
 from .refs.parse import parse_reference
+from .refs.resolve import resolve_works
 
 DEFAULT_API_URL = "https://api.crossref.org"
 PROJECT_URL = "https://w3id.org/crossref-kg"
@@ -477,20 +482,37 @@ def write_record(path: Path, body: bytes) -> None:
 
 def scan(paths: Iterable[str]) -> tuple[set[str], list[str], list[str]]:
     """The DOIs of the records under ``paths``, the DOIs their references cite that are not among them
-    (first-seen order; DOI fields and DOIs in reference text), and one line per unusable file or record."""
-    works: set[str] = set()
+    (first-seen order: DOI fields and DOIs in reference text, then the DOIs the build resolves references to
+    without one, from a title the tool catalogue or another record knows), and one line per unusable file or
+    record. arXiv identifiers are left out: their DOIs are DataCite's, not Crossref's."""
+    works: dict[str, Work] = {}
     cited: dict[str, None] = {}
     problems: list[str] = []
     def problem(level: str, line: str) -> None:
         if level == "error":
             problems.append(line)
     for _n, work, _warnings, _raw in each_work(enumerate(iter_records(paths)), problem):
-        works.add(work.doi.lower())
+        works.setdefault(work.doi.lower(), work)
         for ref in work.references:
             doi = parse_reference(ref).doi
             if doi and (clean := parse_doi(doi)):
                 cited.setdefault(clean)
-    return works, [d for d in cited if d not in works], problems
+    ctx = _context()
+    resolutions, _infos = resolve_works(works.values(), ctx.minter, ctx.catalogue)
+    for (_citing, _index), res in sorted(resolutions.items()):
+        if res.method in RESOLVED_BY_TEXT and (token := Minter.doi_of(res.cited)):
+            if (clean := parse_doi(unquote(token))) and not clean.startswith("10.48550/arxiv."):
+                cited.setdefault(clean)
+    return set(works), [d for d in cited if d not in works], problems
+
+
+@functools.cache
+def _context() -> Context:
+    """The build's default context (its tool catalogue), loaded once for every level of a walk."""
+    return Context.create()
+
+
+RESOLVED_BY_TEXT = ("title", "title-fuzzy", "url", "title-shared", "unique")  # (no DOI in the reference itself)
 
 
 # ---------------------------------------------------------------- the walk

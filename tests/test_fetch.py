@@ -442,6 +442,25 @@ def test_cited_by_fetches_only_dois_not_among_the_inputs(local_api: Api, cwd: Pa
     assert "note: --max 3 reached; 1 more DOI was not fetched; raise --max to fetch them" in capped.stderr
 
 
+def test_cited_by_fetches_what_references_without_a_doi_resolve_to(local_api: Api, cwd: Path) -> None:
+    """A reference that gives only a title the tool catalogue knows is fetched under the catalogue paper's DOI
+    (the node the build makes for it, whose title the report asks 'kg fetch' to fill in); an arXiv reference is
+    not asked of Crossref (arXiv DOIs are DataCite's); one citing another input by title is an input."""
+    corpus = cwd / "corpus"
+    corpus.mkdir()
+    body = json.loads(record("10.5555/A"))
+    body["message"]["reference"] = [{"key": "r1", "author": "Adhianto", "year": "2010", "volume": "22",
+                                     "article-title": "HPCToolkit: tools for performance analysis of optimized "
+                                                      "parallel programs", "volume-title": "Concurr. Comput."}]
+    (corpus / "a.json").write_text(json.dumps(body))
+    (corpus / "b.json").write_bytes(record("10.5555/B", text="Vaswani A, et al. Attention is all you need. "
+                                                               "arXiv:1706.03762, 2017."))
+    local_api.serve("10.1002/cpe.1553", record("10.1002/cpe.1553"))
+    result = run(local_api, "--cited-by", str(corpus))
+    assert result.exit_code == 0 and counts(result) == (1, 0, 0, 0), result.stderr
+    assert local_api.requested() == {"10.1002/cpe.1553"}
+
+
 def test_invalid_dois_are_named_exactly(local_api: Api, cwd: Path) -> None:
     bad = run(local_api, SEED_A, "10.1145")
     assert bad.exit_code == 2 and bad.stderr == (
