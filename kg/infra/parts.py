@@ -31,7 +31,10 @@ from .location import Location, is_url
 MANIFEST = "manifest.json"
 FORMAT = "crossref-kg parts"
 VERSION = 1
-COMPRESS = 3  # gzip level of the parts: 2.5 times as fast as level 6 on N-Quads, for files 15% larger
+COMPRESS = 3  # zlib's gzip level for the parts: 2.5 times as fast as level 6 on N-Quads, for files 15% larger
+# with the isal package (the cluster extra installs it), its igzip writes the parts: at its level 2, 5 times as fast
+# as zlib's level 3 on N-Quads for files 1.4% larger (0.22 against 1.13 CPU seconds for 300 MB of the graph)
+ISAL_LEVEL = 2
 Graph = Path | str  # a graph file or parts folder: a path, or the URL of a parts folder
 
 
@@ -42,6 +45,16 @@ def part_name(i: int, ext: str = "nq") -> str:
     'part-00007.nq.gz'
     """
     return f"part-{i:05d}.{ext}.gz"
+
+
+def gzip_writer(path: Path | str) -> IO[bytes]:
+    """A gzip file being written at ``path``, with no time stamp (the same bytes every build): isal's igzip where
+    the package is installed (much faster), else zlib's; both read back by any gzip reader."""
+    try:
+        from isal import igzip  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        return cast(IO[bytes], gzip.GzipFile(path, "wb", compresslevel=COMPRESS, mtime=0))
+    return cast(IO[bytes], igzip.IGzipFile(path, "wb", compresslevel=ISAL_LEVEL, mtime=0))
 
 
 def location(folder: Graph | Location) -> Location:
@@ -194,7 +207,7 @@ def _triples_part(piece: Piece, drop: bytes | None, out: Location, name: str) ->
     n = 0
     last: bytes | None = None
     block: list[bytes] = []
-    with out.writing(name) as path, gzip.GzipFile(path, "wb", compresslevel=COMPRESS, mtime=0) as gz:
+    with out.writing(name) as path, gzip_writer(path) as gz:
         for line in _lines(piece):
             triple = line[:line.rindex(b" <")]
             if triple != last:
