@@ -122,17 +122,19 @@ def open_disk_store(directory: Path) -> ox.Store:
 
 
 def _ox_cell(term: object) -> Cell:
-    if term is None:
-        return None
+    # (a cell of every row: the commonest kinds first, one test each)
     if isinstance(term, ox.NamedNode):
         return ("uri", term.value, None, None)
-    if isinstance(term, ox.BlankNode):
-        return ("bnode", term.value, None, None)
     if isinstance(term, ox.Literal):
-        if term.language:
-            return ("literal", term.value, None, term.language)
+        lang = term.language
+        if lang:
+            return ("literal", term.value, None, lang)
         dt = term.datatype.value
         return ("literal", term.value, None if dt == XSD_STRING else dt, None)
+    if term is None:
+        return None
+    if isinstance(term, ox.BlankNode):
+        return ("bnode", term.value, None, None)
     return ("literal", str(term), None, None)
 
 
@@ -165,8 +167,8 @@ def answer_oxigraph(store: ox.Store, text: str) -> Answer:
 def _ox_rows(solutions: ox.QuerySolutions, columns: list[str]) -> Iterator[list[Cell]]:
     """The rows of a SELECT, one at a time as Oxigraph computes them (an error on the way is a QueryError)."""
     try:
-        for sol in solutions:
-            yield [_ox_cell(sol[c]) for c in columns]
+        for sol in solutions:  # (a solution's terms come in the order of its variables, the columns)
+            yield [_ox_cell(term) for term in sol]
     except (OSError, ValueError, RuntimeError) as e:
         raise QueryError(f"the query failed ({e})") from None
 
