@@ -41,6 +41,7 @@ PLAIN = {
     "citesEarlierVersionOf": """SELECT DISTINCT ?s ?o
         WHERE { ?w kg:crossrefType ?t ; frbr:part ?s . ?s biro:references ?x . ?x kg:preprintOf ?o .
                 ?o kg:crossrefType ?t2 }""",
+    "partCitingTool": """SELECT DISTINCT ?s ?o WHERE { ?s frbr:part ?o . ?o kg:citesTool ?tool }""",
 }
 #: Each rank fact's predicate and the plain SPARQL that lists its subjects in their order: the rank of a subject is
 #: its place (1, 2, ...) in that list, at its first row.
@@ -126,12 +127,13 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, l
 def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> None:
     # (no seed cites another)
     _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf", "referenceRank", "cocitationRank",
-                            "iriRank"})
+                            "iriRank", "partCitingTool"})
 
 
 def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
     assert FACT_QUERIES == ["bibliographic-coupling", "coauthors", "cocited", "institution-collaboration",
-                            "internal-citations", "most-cited", "references", "self-citations"]
+                            "internal-citations", "most-cited", "references", "self-citations",
+                            "tools-cited-by-both", "tools-cited-by-profiling-and-compiler"]
     _check_queries(*seeds)
 
 

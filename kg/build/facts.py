@@ -13,6 +13,8 @@ both on the seeds and on synthetic records):
   (none first), then the reference's IRI (a total order).
 - ``<ref> kg:cocitationRank n``: its place in the order of the ``cocited`` listing: the cited node's
   ``kg:citingInputWorks`` (most first), its IRI, the citing work's DOI in lower case, the key, the IRI.
+- ``<w> kg:partCitingTool <ref>``: the reference ``<ref>`` is a part (``frbr:part``) of ``<w>`` and cites a tool
+  (``kg:citesTool``): the few references of the tool queries, without a pass over every reference.
 - ``<x> kg:iriRank n``: the place (1, 2, ...) of a person (object of ``schema:author``) or an organisation (object of
   ``pro:relatesToOrganization``) among all of them in the order of their IRIs (``STR``, by code point).
 
@@ -39,6 +41,7 @@ _INPUT = "0"  # "<w>\t0": <w> is an input work
 _PREPRINT = "1"  # "<x>\t1\t<b>": <x> kg:preprintOf <b> (keyed by the preprint node)
 _VERSION_OF = "2"  # "<b>\t2\t<x>": the same link keyed by the work it is a version of
 _CITES = "3"  # "<x>\t3\t<w>\tDOI\tKEY\t<ref>": the reference <ref> of the input work <w> cites <x>
+_TOOL_PART = "4"  # "<w>\t4\t<ref>": the reference <ref>, a part of <w>, cites a tool
 # (DOI and KEY are sort keys, below: the citing work's DOI and the reference's key)
 _LISTED = "~"  # "~\tDOI\tPOSITION\tKEY\t<ref>": a reference of the references listing (sorts after every IRI)
 _NAMED = "~n"  # "~n\tIRI\t<x>": a person or an organisation, IRI its sort key (sorts after the "~" rows)
@@ -103,17 +106,18 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     """
     parts: dict[str, str] = {}  # reference -> its work
     cites: list[tuple[str, str]] = []  # (reference, cited)
+    tool_refs: set[str] = set()  # references that cite a tool
     inputs: set[str] = set()
     dois: dict[str, str] = {}  # work -> the sort key of its DOI in lower case
     positions: dict[str, int] = {}  # reference -> kg:position
     keys: dict[str, str] = {}  # reference -> kg:referenceKey
     ctype, part, refs, preprint = str(KG.crossrefType), str(FRBR.part), str(BIRO.references), str(KG.preprintOf)
     doi, position, key = str(PRISM.doi), str(KG.position), str(KG.referenceKey)
-    author, org = str(SDO.author), str(PRO.relatesToOrganization)
+    author, org, tool = str(SDO.author), str(PRO.relatesToOrganization), str(KG.citesTool)
     for line in lines:
         # (the predicate is the second token: a substring test first keeps the split for the few lines that count)
         if ctype in line or part in line or refs in line or preprint in line or doi in line or position in line \
-                or key in line or author in line or org in line:
+                or key in line or author in line or org in line or tool in line:
             s, p, o, _g = split_quad(line)
             if p == ctype:
                 inputs.add(s)
@@ -133,6 +137,11 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
                 keys[s] = literal_parts(o)[0]
             elif p in (author, org) and o.startswith("<"):
                 yield f"{_NAMED}\t{_text_key(token_value(o))}\t{o}\n"
+            elif p == tool:
+                tool_refs.add(s)
+    for ref in tool_refs:
+        if (work := parts.get(ref)) is not None:
+            yield f"{work}\t{_TOOL_PART}\t{ref}\n"
     for ref, cited in cites:
         work = parts.get(ref)
         if work is None:
@@ -153,6 +162,7 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
     later, cocited, out = sinks("facts-versions"), sinks("facts-cocited"), sinks("facts")
     # rows of the second join: "<x>\t0\t<b>" (a valid version link) and "<x>\t3\t<ref>"
     count, on_input, on_version = str(KG.citingInputWorks), str(KG.citesInputWork), str(KG.citesEarlierVersionOf)
+    tool_part = str(KG.partCitingTool)
     for key, group in _groups(sorted_rows):
         if key == _LISTED:  # (the last group: the references in the listing's order)
             _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
@@ -172,6 +182,8 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
             elif tag == _VERSION_OF:
                 if is_input:
                     later.add(f"{fields[0]}\t{_INPUT}\t{key}\n")
+            elif tag == _TOOL_PART:
+                out.add(quad(key, tool_part, fields[0], graph))
             else:
                 work, doi_key, ref_key, ref = fields
                 if work != last_work:

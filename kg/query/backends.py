@@ -10,7 +10,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import pyoxigraph as ox
@@ -121,11 +121,11 @@ def open_disk_store(directory: Path) -> ox.Store:
                          "rebuild it with 'kg build --store DIR'") from None
 
 
-def _ox_cell(term: object) -> Cell:
-    # (a cell of every row: the commonest kinds first, one test each)
-    if isinstance(term, ox.NamedNode):
+def _ox_cell(term: Any) -> Cell:
+    kind = type(term)  # (exact types first: a large answer converts millions of terms)
+    if kind is ox.NamedNode:
         return ("uri", term.value, None, None)
-    if isinstance(term, ox.Literal):
+    if kind is ox.Literal:
         lang = term.language
         if lang:
             return ("literal", term.value, None, lang)
@@ -133,8 +133,15 @@ def _ox_cell(term: object) -> Cell:
         return ("literal", term.value, None if dt == XSD_STRING else dt, None)
     if term is None:
         return None
+    if isinstance(term, ox.NamedNode):
+        return ("uri", term.value, None, None)
     if isinstance(term, ox.BlankNode):
         return ("bnode", term.value, None, None)
+    if isinstance(term, ox.Literal):
+        if term.language:
+            return ("literal", term.value, None, term.language)
+        dt = term.datatype.value
+        return ("literal", term.value, None if dt == XSD_STRING else dt, None)
     return ("literal", str(term), None, None)
 
 
@@ -167,7 +174,7 @@ def answer_oxigraph(store: ox.Store, text: str) -> Answer:
 def _ox_rows(solutions: ox.QuerySolutions, columns: list[str]) -> Iterator[list[Cell]]:
     """The rows of a SELECT, one at a time as Oxigraph computes them (an error on the way is a QueryError)."""
     try:
-        for sol in solutions:  # (a solution's terms come in the order of its variables, the columns)
+        for sol in solutions:  # (a solution gives its values in the order of the variables, the columns)
             yield [_ox_cell(term) for term in sol]
     except (OSError, ValueError, RuntimeError) as e:
         raise QueryError(f"the query failed ({e})") from None
