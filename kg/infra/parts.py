@@ -33,7 +33,7 @@ FORMAT = "crossref-kg parts"
 VERSION = 1
 COMPRESS = 3  # zlib's gzip level for the parts: 2.5 times as fast as level 6 on N-Quads, for files 15% larger
 # with the isal package (the cluster extra installs it), its igzip writes the parts: at its level 2, 5 times as fast
-# as zlib's level 3 on N-Quads for files 1.4% larger (0.22 against 1.13 CPU seconds for 300 MB of the graph)
+# as zlib's level 3 on N-Quads (0.22 against 1.13 CPU seconds for 300 MB of the graph), for parts ~5% larger
 ISAL_LEVEL = 2
 Graph = Path | str  # a graph file or parts folder: a path, or the URL of a parts folder
 
