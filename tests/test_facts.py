@@ -133,7 +133,7 @@ def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> Non
 def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
     assert FACT_QUERIES == ["bibliographic-coupling", "coauthors", "cocited", "institution-collaboration",
                             "internal-citations", "most-cited", "references", "self-citations",
-                            "tools-cited-by-both", "tools-cited-by-profiling-and-compiler"]
+                            "tools-cited-by-both", "tools-cited-by-profiling-and-compiler", "untitled-cited"]
     _check_queries(*seeds)
 
 

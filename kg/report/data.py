@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 
 from ..refs.topics import concepts
@@ -116,10 +117,10 @@ class Corpus:
     unresolved_total: int  # references left unresolved (the rows of unresolved whose method says so)
 
 
+@cache
 def _family(cid: str) -> str | None:
     """The family (a concept one step below a top concept) a concept belongs to, or None for a top concept."""
-    by = {c.id: c for c in concepts()}
-    c = by.get(cid)
+    c = {c.id: c for c in concepts()}.get(cid)
     if c is None or c.depth == 0:
         return None
     return c.id if c.depth == 1 else c.ancestors[-2]

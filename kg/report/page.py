@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from functools import cached_property
 from html import escape
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -361,7 +362,7 @@ class Page:
                                          else None),
                         self.src.command("internal-citations"), self.src.command("bibliographic-coupling")], body)
 
-    @property
+    @cached_property
     def family_colour(self) -> dict[str, str]:
         labels = {c.id: c.label for c in concepts()}
         fams = sorted({self._family_label(w.doi, labels) for w in self.c.works.values()})

@@ -104,7 +104,8 @@ class Source:
              ) -> list[dict[str, str]]:
         """The results as dicts of column -> text ('' for unbound)."""
         res = self.query(name, params, limit)
-        return [{c: text(cell) for c, cell in zip(res.columns, row, strict=True)} for row in res.rows]
+        columns = res.columns
+        return [dict(zip(columns, ["" if cell is None else cell[1] for cell in row], strict=True)) for row in res.rows]
 
     def stats(self, keys: tuple[str, ...] = ("works", "references", "cited_works", "tools", "people"),
               ) -> dict[str, int]:
