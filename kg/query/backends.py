@@ -191,9 +191,9 @@ def answer_oxigraph(store: ox.Store, text: str) -> Answer:
     """``query_oxigraph``'s answer as the engine gives it: a SELECT's rows are computed as they are read.
 
     The query runs in a thread of its own, where Oxigraph writes a SELECT's rows as SPARQL TSV (in Rust) and each
-    line is read back into cells here (``_tsv_cell``): a Python object per solution and per term costs more than
-    the query itself on a large answer (``cocited`` at 5k records, 178k rows: 2.6 s of CPU for the objects
-    against 0.3 s for the lines). At most ``_Evaluation.AHEAD`` chunks of ~8 KiB wait for the reader."""
+    line is read back into cells here (``_tsv_cell``), instead of a Python object per solution and per term: about
+    the same CPU, but the reading overlaps the engine where a second core is free (docs/query-performance.md,
+    phase 6). At most ``_Evaluation.AHEAD`` chunks of ~8 KiB wait for the reader."""
     run = _Evaluation(store, text)
     first = run.next()
     if isinstance(first, SyntaxError):
