@@ -326,6 +326,67 @@ def test_rows_are_written_as_the_engine_yields_them(names: Path, monkeypatch: py
     assert written_before == list(range(120))
 
 
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_LITERALS = st.one_of(
+    st.builds(lambda t: f'"{t}"', st.text()),
+    st.builds(lambda t, lang: f'"{t}"@{lang}', st.text(), st.sampled_from(["en", "en-GB", "de-CH-1996"])),
+    st.builds(lambda t, dt: f'"{t}"^^<{dt}>', st.one_of(st.text(), st.from_regex(r"[+-]?[0-9]{0,3}(\.[0-9]{0,3})?"
+                                                                                 r"([eE][+-]?[0-9]{1,2})?", fullmatch=True),
+                                                      st.sampled_from(["true", "false", "1", "0", "INF", "NaN"])),
+              st.sampled_from([_XSD + d for d in ("integer", "decimal", "double", "float", "boolean", "date", "string",
+                                                  "int")] + ["https://x.org/type"])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(_LITERALS, st.sampled_from(["<https://x.org/a,b>", "<https://x.org/é?q=1&r=%22>",
+                                                      "_:b1"])), min_size=1, max_size=12))
+def test_rows_read_from_oxigraphs_tsv_are_the_terms_it_holds(objects: list[str]) -> None:
+    """The store's rows come as SPARQL TSV that Oxigraph writes and kg reads back (kg.query.backends): the cells
+    equal those of pyoxigraph's term objects, for any text (tabs, newlines, quotes, backslashes, any character),
+    language tags, numbers written bare or not, other datatypes, IRIs, blank nodes and unbound values."""
+    import pyoxigraph as ox
+
+    from kg.query.backends import _ox_cell, answer_oxigraph
+
+    def escaped(term: str) -> str:  # (the text between the quotes as N-Triples writes it)
+        if not term.startswith('"'):
+            return term
+        end = term.rindex('"')
+        text = term[1:end].replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+        return '"' + text + '"' + term[end + 1:]
+    store = ox.Store()
+    for i, o in enumerate(objects):
+        try:
+            store.load(f"<https://x.org/s{i}> <https://x.org/p> {escaped(o)} .\n".encode(), format=ox.RdfFormat.N_TRIPLES)
+        except SyntaxError:  # (a lexical form the parser refuses: not a term a store holds)
+            continue
+    text = ("SELECT ?s ?o ?none WHERE { ?s ?p ?o OPTIONAL { ?s <https://x.org/none> ?none } } ORDER BY ?s")
+    expected = [[_ox_cell(t) for t in sol] for sol in store.query(text)]  # type: ignore[union-attr]
+    assert list(answer_oxigraph(store, text).rows) == expected
+
+
+def test_rows_left_unread_stop_the_engine() -> None:
+    """A reader that stops early (a page of a large answer) stops Oxigraph's writing too: no thread is left."""
+    import threading
+    import time
+
+    import pyoxigraph as ox
+
+    from kg.query.backends import answer_oxigraph
+
+    store = ox.Store()
+    store.load("".join(f'<https://x.org/s{i}> <https://x.org/p> "value {i}" .\n' for i in range(30000)).encode(),
+               format=ox.RdfFormat.N_TRIPLES)
+    rows = answer_oxigraph(store, "SELECT ?s ?o WHERE { ?s ?p ?o }").rows
+    assert len(next(rows)) == 2
+    rows.close()  # type: ignore[attr-defined]
+    for _ in range(100):
+        if not any(t.name == "kg-oxigraph-query" for t in threading.enumerate()):
+            break
+        time.sleep(0.05)
+    assert not any(t.name == "kg-oxigraph-query" for t in threading.enumerate())
+
+
 # ---------------------------------------------------------------- parameters people can type
 
 ECHO = """\

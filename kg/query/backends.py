@@ -6,11 +6,13 @@ any SPARQL 1.1 Protocol endpoint (``--endpoint URL``). Results come back as one 
 from __future__ import annotations
 
 import contextvars
+import queue
 import re
+import threading
 import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
 import orjson
 import pyoxigraph as ox
@@ -122,8 +124,9 @@ def open_disk_store(directory: Path) -> ox.Store:
 
 
 def _ox_cell(term: Any) -> Cell:
-    kind = type(term)  # (exact types, commonest first: a large answer converts millions of terms; pyoxigraph's
-    if kind is ox.NamedNode:  # term classes cannot be subclassed)
+    """A pyoxigraph term as a cell (what ``_tsv_cell`` reads back from Oxigraph's TSV; kept as its reference)."""
+    kind = type(term)  # (exact types: pyoxigraph's term classes cannot be subclassed)
+    if kind is ox.NamedNode:
         return ("uri", term.value, None, None)
     if kind is ox.Literal:
         lang = term.language
@@ -138,6 +141,45 @@ def _ox_cell(term: Any) -> Cell:
     return ("literal", str(term), None, None)
 
 
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_TSV_UNESCAPE = re.compile(r"\\(.)")
+_TSV_CHARS = {"t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def _tsv_cell(field: str) -> Cell:
+    r"""One value of a row of SPARQL 1.1 TSV results as Oxigraph writes them: ``<iri>``, ``_:id``, ``"text"`` with
+    \t \n \r \" \\ escaped, then ``@lang`` or ``^^<datatype>`` (none: xsd:string), or a number or boolean bare
+    (each bare form is Turtle's: an integer has no '.' and no exponent, a decimal a '.', a double an exponent);
+    empty when unbound.
+
+    >>> _tsv_cell(r'"a\tb"@en'), _tsv_cell("4.50")
+    (('literal', 'a\tb', None, 'en'), ('literal', '4.50', 'http://www.w3.org/2001/XMLSchema#decimal', None))
+    """
+    if not field:
+        return None
+    first = field[0]
+    if first == "<":
+        return ("uri", field[1:-1], None, None)
+    if first == '"':
+        end = field.rindex('"')
+        value = field[1:end]
+        if "\\" in value:
+            value = _TSV_UNESCAPE.sub(lambda m: _TSV_CHARS[m.group(1)], value)
+        if end == len(field) - 1:
+            return ("literal", value, None, None)
+        if field[end + 1] == "@":
+            return ("literal", value, None, field[end + 2:])
+        dt = field[end + 4:-1]  # (after '^^<')
+        return ("literal", value, None if dt == XSD_STRING else dt, None)
+    if first == "_":
+        return ("bnode", field[2:], None, None)
+    if field in ("true", "false"):
+        return ("literal", field, _XSD + "boolean", None)
+    if "e" in field or "E" in field:
+        return ("literal", field, _XSD + "double", None)
+    return ("literal", field, _XSD + ("decimal" if "." in field else "integer"), None)
+
+
 def query_oxigraph(store: ox.Store, text: str) -> Results:
     """SELECT, ASK, CONSTRUCT and DESCRIBE on an Oxigraph store of ours (``load_store``,
     ``build_disk_store``), whose default graph already holds the merge of all graphs; querying it directly
@@ -146,31 +188,125 @@ def query_oxigraph(store: ox.Store, text: str) -> Results:
 
 
 def answer_oxigraph(store: ox.Store, text: str) -> Answer:
-    """``query_oxigraph``'s answer as the engine gives it: a SELECT's rows are computed as they are read."""
-    try:
+    """``query_oxigraph``'s answer as the engine gives it: a SELECT's rows are computed as they are read.
+
+    The query runs in a thread of its own, where Oxigraph writes a SELECT's rows as SPARQL TSV (in Rust) and each
+    line is read back into cells here (``_tsv_cell``), instead of a Python object per solution and per term: about
+    the same CPU, but the reading overlaps the engine where a second core is free (docs/query-performance.md,
+    phase 6). At most ``_Evaluation.AHEAD`` chunks of ~8 KiB wait for the reader."""
+    run = _Evaluation(store, text)
+    first = run.next()
+    if isinstance(first, SyntaxError):
+        raise QueryError(f"the query is not valid SPARQL ({str(first).splitlines()[0]}); fix the query text")
+    if isinstance(first, BaseException):
+        _raise(first)
+    kind, value = cast("tuple[str, Any]", first)
+    if kind == "ask":
+        return Answer(boolean=value)
+    if kind == "graph":
+        return Answer(graph=value)
+    return Answer(value, _tsv_rows(run, len(value)))
+
+
+def _raise(e: BaseException) -> NoReturn:
+    if isinstance(e, (OSError, ValueError, RuntimeError)):
+        raise QueryError(f"the query failed ({e})") from None
+    raise e
+
+
+class _Stopped(Exception):
+    """Raised into Oxigraph's serialiser when the reader of the rows has gone."""
+
+
+class _Evaluation:
+    """A query evaluated in a thread of its own (pyoxigraph's answers stay in the thread that asked), what it gives
+    passed through a bounded queue: first ("ask", bool), ("graph", sorted N-Triples lines) or ("select", columns),
+    then a SELECT's TSV in chunks as Oxigraph writes them, then None; an error at any point in their place."""
+
+    AHEAD = 64
+
+    def __init__(self, store: ox.Store, text: str) -> None:
+        self.items: queue.Queue[Any] = queue.Queue(maxsize=self.AHEAD)
+        self.stopped = False
+        threading.Thread(target=self._run, args=(store, text), daemon=True, name="kg-oxigraph-query").start()
+
+    def _run(self, store: ox.Store, text: str) -> None:
+        try:
+            self._evaluate(store, text)
+        except BaseException as e:  # (handed to the reader, which raises it, unless it has gone)
+            if not self.stopped:  # (without the frames that hold pyoxigraph's answer, which stays in this thread)
+                e.__context__ = e.__cause__ = None
+                self.items.put(e.with_traceback(None))
+
+    def _evaluate(self, store: ox.Store, text: str) -> None:
         result = store.query(text)
-    except SyntaxError as e:
-        raise QueryError(f"the query is not valid SPARQL ({str(e).splitlines()[0]}); fix the query text") from None
-    except (OSError, ValueError, RuntimeError) as e:
-        raise QueryError(f"the query failed ({e})") from None
-    if isinstance(result, ox.QueryBoolean):
-        return Answer(boolean=bool(result))
-    if isinstance(result, ox.QuerySolutions):
-        columns = [v.value for v in result.variables]
-        return Answer(columns, _ox_rows(result))
-    try:
-        return Answer(graph=sorted({f"{t} .\n" for t in result}))
-    except (OSError, ValueError, RuntimeError) as e:
-        raise QueryError(f"the query failed ({e})") from None
+        if isinstance(result, ox.QueryBoolean):
+            self.items.put(("ask", bool(result)))
+        elif isinstance(result, ox.QuerySolutions):
+            self.items.put(("select", [v.value for v in result.variables]))
+            result.serialize(cast("IO[bytes]", self), format=ox.QueryResultsFormat.TSV)
+            self.items.put(None)
+        else:
+            self.items.put(("graph", sorted({f"{t} .\n" for t in result})))
+
+    def write(self, data: bytes) -> int:
+        """What Oxigraph's serialiser calls with each chunk it writes."""
+        if self.stopped:
+            raise _Stopped
+        self.items.put(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def next(self) -> Any:
+        return self.items.get()
+
+    def stop(self) -> None:
+        """The reader is done: the next write stops the serialiser; a write waiting for room gets it."""
+        self.stopped = True
+        while True:
+            try:
+                self.items.get_nowait()
+            except queue.Empty:
+                return
 
 
-def _ox_rows(solutions: ox.QuerySolutions) -> Iterator[list[Cell]]:
-    """The rows of a SELECT, one at a time as Oxigraph computes them (an error on the way is a QueryError)."""
+_KNOWN = 1 << 17  # the values remembered at most (then forgotten, and remembered again as they come)
+
+
+def _tsv_rows(run: _Evaluation, width: int) -> Iterator[list[Cell]]:
+    """The rows of a SELECT of ``width`` columns from its TSV chunks, one at a time as Oxigraph computes them (an
+    error on the way is a QueryError)."""
+    rest = b""
+    header = True
+    known: dict[str, Cell] = {}  # (a value that recurs, as most do in a large answer, is read once)
+    get = known.get
+
+    def read(field: str) -> Cell:
+        if len(known) >= _KNOWN:
+            known.clear()
+        cell = known[field] = _tsv_cell(field)
+        return cell
     try:
-        for sol in solutions:  # (a solution gives its values in the order of the variables, the columns)
-            yield [_ox_cell(term) for term in sol]
-    except (OSError, ValueError, RuntimeError) as e:
-        raise QueryError(f"the query failed ({e})") from None
+        while (chunk := run.next()) is not None:
+            if isinstance(chunk, BaseException):
+                _raise(chunk)
+            data = rest + chunk
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                rest = data
+                continue
+            rest = data[cut + 1:]
+            lines = data[:cut].decode("utf-8").split("\n")
+            if header:  # (the first line names the variables)
+                lines, header = lines[1:], False
+            for line in lines:
+                yield [get(f) or read(f) for f in line.split("\t")] if width else []
+        if rest:
+            raise QueryError("the query failed (its last row came without an end of line)")
+    finally:
+        run.stop()
 
 
 def rdflib_graph(source: "Iterable[str] | Path") -> "Dataset":
