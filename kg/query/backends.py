@@ -193,7 +193,7 @@ def answer_oxigraph(store: ox.Store, text: str) -> Answer:
     The query runs in a thread of its own, where Oxigraph writes a SELECT's rows as SPARQL TSV (in Rust) and each
     line is read back into cells here (``_tsv_cell``), instead of a Python object per solution and per term: about
     the same CPU, but the reading overlaps the engine where a second core is free (docs/query-performance.md,
-    phase 6). At most ``_Evaluation.AHEAD`` chunks of ~8 KiB wait for the reader."""
+    phase 7). At most ``_Evaluation.AHEAD`` chunks of ~8 KiB wait for the reader."""
     run = _Evaluation(store, text)
     first = run.next()
     if isinstance(first, SyntaxError):
