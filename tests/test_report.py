@@ -397,3 +397,22 @@ def test_the_pairs_are_the_headline_query(seed: Seed) -> None:
         members = seed.csv("works-by-topic")
         for topic, papers in ((p.a, p.papers_a), (p.b, p.papers_b)):
             assert papers == sorted(r["doi"] for r in members if r["topic_iri"].endswith(f"/{topic}")), topic
+
+
+def test_queries_answered_ahead_are_the_queries_answered_one_by_one(seed: Seed) -> None:
+    """Source.prefetch answers the report's queries in threads; each call's rows are those the same call gives
+    alone, and a query that fails raises its own error where its rows are read (the others still answer)."""
+    from kg.errors import KgError
+    from kg.report.source import Source
+    calls: list[tuple[str, dict[str, str] | None, int | None]] = [
+        ("tool-citations", None, None), ("works", None, None), ("most-cited", {"min-citing": "2"}, 15),
+        ("topics", None, None), ("works-citing", {"target": "pytorch"}, None), ("years", None, 3)]
+    alone = Source([seed.home / "graph.nq"])
+    expected = [alone.rows(*c) for c in calls]
+    assert all(expected) and len(expected[-1]) == 3
+    ahead = Source([seed.home / "graph.nq"])
+    ahead.prefetch([*reversed(calls), ("no-such-query", None, None)], workers=3)
+    assert [ahead.rows(*c) for c in calls] == expected
+    assert len(ahead._ahead) == 7 and all(f.done() for f in ahead._ahead.values())  # (read from the threads)
+    with pytest.raises(KgError, match="no-such-query"):
+        ahead.rows("no-such-query")

@@ -129,6 +129,12 @@ def _family(cid: str) -> str | None:
 def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     """Everything the page shows; ``pairs``: the topic pairs of the matrix selector (all from one query)."""
     by_concept = {c.id: c for c in concepts()}
+    # every query below answered ahead, a few at once, the costliest first (the page reads them in its own order)
+    src.prefetch([("tool-citations", None, None), ("bibliographic-coupling", None, None), ("works", None, None),
+                  ("untitled-cited", None, None), ("most-cited", {"min-citing": "2"}, TOP_CITED),
+                  ("works-by-topic", None, None), ("topics", None, None), ("tool-candidates", None, None),
+                  ("tools", None, None), ("internal-citations", None, None), ("unresolved", None, None),
+                  ("years", None, None)])
     stats = src.stats()
     years = src.rows("years")
 
@@ -180,6 +186,7 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     # the counts of the overview and the citation graph: the most cited works and the input works citing them
     most_cited = src.rows("most-cited", {"min-citing": "2"}, limit=TOP_CITED)
     cited_title = {r["cited"]: r["title"] for r in most_cited}
+    src.prefetch([("works-citing", {"target": r["cited"]}, None) for r in most_cited])
     cited_by: dict[str, list[str]] = {}
     for r in most_cited:  # (a look-up each: one query for all would pair every reference with its citing work)
         cited_by[r["cited"]] = sorted({x["citing"] for x in src.rows("works-citing", {"target": r["cited"]})})
