@@ -123,24 +123,6 @@ def open_disk_store(directory: Path) -> ox.Store:
                          "rebuild it with 'kg build --store DIR'") from None
 
 
-def _ox_cell(term: Any) -> Cell:
-    """A pyoxigraph term as a cell (what ``_tsv_cell`` reads back from Oxigraph's TSV; kept as its reference)."""
-    kind = type(term)  # (exact types: pyoxigraph's term classes cannot be subclassed)
-    if kind is ox.NamedNode:
-        return ("uri", term.value, None, None)
-    if kind is ox.Literal:
-        lang = term.language
-        if lang:
-            return ("literal", term.value, None, lang)
-        dt = term.datatype.value
-        return ("literal", term.value, None if dt == XSD_STRING else dt, None)
-    if term is None:
-        return None
-    if kind is ox.BlankNode:
-        return ("bnode", term.value, None, None)
-    return ("literal", str(term), None, None)
-
-
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _TSV_UNESCAPE = re.compile(r"\\(.)")
 _TSV_CHARS = {"t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\"}

@@ -118,9 +118,13 @@ class Corpus:
 
 
 @cache
+def _concepts_by_id() -> dict:
+    return {c.id: c for c in concepts()}
+
+
 def _family(cid: str) -> str | None:
     """The family (a concept one step below a top concept) a concept belongs to, or None for a top concept."""
-    c = {c.id: c for c in concepts()}.get(cid)
+    c = _concepts_by_id().get(cid)
     if c is None or c.depth == 0:
         return None
     return c.id if c.depth == 1 else c.ancestors[-2]

@@ -27,7 +27,7 @@ from .. import api
 from ..errors import KgError, UsageError
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.backends import load_store, open_disk_store, query_oxigraph
-from ..query.stored import Cell, Results, bound_text, check_local, find_query, paged, sorted_lists
+from ..query.stored import Results, bound_text, check_local, find_query, paged, sorted_lists
 from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
 
 Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``Source.rows`` call: name, parameters, limit
@@ -195,10 +195,6 @@ def _load(paths: list[Path]) -> "pyoxigraph.Store":
         store.bulk_load(stream, format=pyoxigraph.RdfFormat.N_TRIPLES)
         return store
     return load_store(paths)
-
-
-def text(cell: Cell) -> str:
-    return "" if cell is None else cell[1]
 
 
 def _call(name: str, params: dict[str, str] | None, limit: int | None) -> Call:
