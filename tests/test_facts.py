@@ -44,13 +44,14 @@ PLAIN = {
     "partCitingTool": """SELECT DISTINCT ?s ?o WHERE { ?s frbr:part ?o . ?o kg:citesTool ?tool }""",
 }
 #: Each rank fact's predicate and the plain SPARQL that lists its subjects in their order: the rank of a subject is
-#: its place (1, 2, ...) in that list, at its first row.
+#: its place (1, 2, ...) in that list, at its first row; where the query selects more than ?s, a dense rank: the
+#: place of the row's other values among the distinct ones (subjects with the same values share it).
 RANKED = {
     "referenceRank": """SELECT ?s
         WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s kg:position ?p ; biro:references ?c .
                 OPTIONAL { ?s kg:referenceKey ?k } }
         ORDER BY LCASE(?d) ?p ?k STR(?s)""",
-    "cocitationRank": """SELECT ?s
+    "cocitationRank": """SELECT ?s ?n ?c ?d ?k
         WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s biro:references ?c .
                 { SELECT ?c (COUNT(DISTINCT ?w2) AS ?n)
                   WHERE { ?w2 kg:crossrefType ?t2 ; frbr:part ?r2 . ?r2 biro:references ?c } GROUP BY ?c }
@@ -63,7 +64,7 @@ RANKED = {
 FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
                       if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED]))
 #: The listings that page on a rank, compared on whole answers and on pages (kg cuts the ranks to the page's end)
-PAGED = {"references"}
+PAGED = {"references", "cocited"}
 
 
 def _build(tmp: Path, inputs: list[str]) -> tuple[Path, Path, list[str]]:
@@ -90,10 +91,17 @@ def _check_facts(lines: list[str], kinds: set[str]) -> None:
         answer = db.query(PREFIXES + text, use_default_graph_as_union=True)
         assert isinstance(answer, ox.QuerySolutions)
         pred = f"<https://w3id.org/crossref-kg/ontology#{name}>"
-        ranked = list(dict.fromkeys(str(row["s"]) for row in answer))  # (a subject's first row)
-        assert ranked, f"{name}: nothing to rank"
+        others = [v for v in answer.variables if v.value != "s"]
+        ranks: dict[str, int] = {}
+        n, last = 0, None
+        for row in answer:
+            key = tuple(str(row[v]) for v in others) if others else row["s"]
+            if key != last:
+                n, last = n + 1, key
+            ranks.setdefault(str(row["s"]), n)  # (a subject's first row)
+        assert ranks, f"{name}: nothing to rank"
         expected.update(quad(s, pred, f'"{n}"^^<http://www.w3.org/2001/XMLSchema#integer>', FACTS)
-                        for n, s in enumerate(ranked, 1))
+                        for s, n in ranks.items())
     assert sorted(expected) == facts
     # the kinds of fact that occur (else the comparison proves little)
     assert {name for name in [*PLAIN, *RANKED] if any(f"#{name}> " in line for line in facts)} == kinds
@@ -144,3 +152,47 @@ def test_facts_and_queries_on_them_equal_plain_sparql_on_1k_synthetic_records(tm
     home, store, lines = _build(tmp_path, [str(data)])
     _check_facts(lines, {*PLAIN, *RANKED})
     _check_queries(tmp_path, home, store, lines)
+
+
+def test_references_that_make_one_cocited_row_share_its_rank_so_pages_are_whole(tmp_path: Path) -> None:
+    # two references of one work with the same key citing the same node are one row of cocited: one rank, so a
+    # page cut on the ranks (kg binds ?page_end = OFFSET + LIMIT) still holds LIMIT rows
+    kg, g = "https://w3id.org/crossref-kg/ontology#", f"<{DEFAULT_BASE}graph/t>"
+    schema = "https://schema.org/"
+    frbr, biro, prism = "http://purl.org/vocab/frbr/core#", "http://purl.org/spar/biro/", \
+        "http://prismstandard.org/namespaces/basic/2.0/"
+
+    def t(s: str, p: str, o: str) -> str:
+        return quad(s, f"<{p}>", o, g)
+
+    def lit(v: str) -> str:
+        return f'"{v}"'
+
+    lines = [t("<urn:c>", f"{schema}name", lit("Cited C")), t("<urn:d>", f"{schema}name", lit("Cited D"))]
+    for work, doi, refs in (("<urn:A>", "10.1/a", [("a1", "k", "c"), ("a2", "k", "c"), ("a3", "m", "d")]),
+                            ("<urn:B>", "10.1/b", [("b1", "x", "c"), ("b2", None, "d")])):
+        lines += [t(work, f"{kg}crossrefType", lit("journal-article")), t(work, f"{prism}doi", lit(doi))]
+        for ref, key, cited in refs:
+            lines += [t(work, f"{frbr}part", f"<urn:{ref}>"), t(f"<urn:{ref}>", f"{biro}references", f"<urn:{cited}>")]
+            if key:
+                lines.append(t(f"<urn:{ref}>", f"{kg}referenceKey", lit(key)))
+    facts = list(fact_lines(sorted(set(rows(lines))), FACTS, InMemory))
+    ranks = {line.split(" ")[0]: line.split('"')[1] for line in facts if "#cocitationRank>" in line}
+    assert ranks == {"<urn:a1>": "1", "<urn:a2>": "1", "<urn:b1>": "2", "<urn:a3>": "3", "<urn:b2>": "4"}
+    graph = tmp_path / "g.nq"
+    graph.write_text("".join(sorted(lines + facts)), encoding="utf-8")
+
+    def cocited(*page: str) -> str:
+        r = CliRunner().invoke(main, ["query", "cocited", "--graph", str(graph), "--engine", "oxigraph", "-f", "csv",
+                                      *page], env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
+        assert r.exit_code == 0, r.output
+        return r.stdout
+
+    whole = cocited()
+    assert whole == ("title,citing_works,citing,key,cited\n"
+                     "Cited C,2,10.1/a,k,urn:c\nCited C,2,10.1/b,x,urn:c\n"
+                     "Cited D,2,10.1/a,m,urn:d\nCited D,2,10.1/b,,urn:d\n")
+    rows_ = whole.splitlines(keepends=True)
+    for limit, offset in ((2, 0), (1, 1), (2, 2), (3, 1)):
+        assert cocited("--limit", str(limit), "--offset", str(offset)) == \
+            rows_[0] + "".join(rows_[1 + offset:1 + offset + limit])

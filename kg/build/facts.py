@@ -11,8 +11,10 @@ both on the seeds and on synthetic records):
 - ``<ref> kg:referenceRank n``: the reference's place (1, 2, ...) among every reference of the input works in the
   order of the ``references`` listing: the citing work's DOI in lower case, then ``kg:position``, then the key
   (none first), then the reference's IRI (a total order).
-- ``<ref> kg:cocitationRank n``: its place in the order of the ``cocited`` listing: the cited node's
-  ``kg:citingInputWorks`` (most first), its IRI, the citing work's DOI in lower case, the key, the IRI.
+- ``<ref> kg:cocitationRank n``: the place of its row in the ``cocited`` listing, in the order of the cited node's
+  ``kg:citingInputWorks`` (most first), its IRI, the citing work's DOI in lower case, the key: a dense rank (1, 2,
+  ...), so references that make the same row (one work's references with the same key citing the same node)
+  share it and every rank is a row, which lets a page be cut on the ranks (``#+ page:``).
 - ``<w> kg:partCitingTool <ref>``: the reference ``<ref>`` is a part (``frbr:part``) of ``<w>`` and cites a tool
   (``kg:citesTool``): the few references of the tool queries, without a pass over every reference.
 - ``<x> kg:iriRank n``: the place (1, 2, ...) of a person (object of ``schema:author``) or an organisation (object of
@@ -201,7 +203,7 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
             first = f"{10 ** 12 - works:012d}\t{_text_key(token_value(key))}"
             for doi_key, ref_key, ref in listed:
                 cocited.add(f"{first}\t{doi_key}\t{ref_key}\t{ref}\n")
-    _ranks((row.rstrip("\n").rsplit("\t", 1)[1] for row in cocited.sorted()), str(KG.cocitationRank), graph, out)
+    _dense_ranks((row.rstrip("\n").rsplit("\t", 1) for row in cocited.sorted()), str(KG.cocitationRank), graph, out)
     for _key, group in _groups(later.sorted()):
         versions: list[str] = []
         for tag, fields in group:
@@ -216,6 +218,16 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
 def _ranks(refs: Iterable[str], predicate: str, graph: str, out: Sink) -> None:
     """``<ref> predicate n`` for each of ``refs`` in their order, n = 1, 2, ..."""
     for n, ref in enumerate(refs, 1):
+        out.add(quad(ref, predicate, integer(n), graph))
+
+
+def _dense_ranks(rows: Iterable[list[str]], predicate: str, graph: str, out: Sink) -> None:
+    """``<ref> predicate n`` for each ``[key, ref]`` of ``rows`` in key order, n = 1, 2, ... one per distinct key
+    (references with equal keys share it)."""
+    n, last = 0, None
+    for key, ref in rows:
+        if key != last:
+            n, last = n + 1, key
         out.add(quad(ref, predicate, integer(n), graph))
 
 
