@@ -280,12 +280,14 @@ def test_virtuoso_answers_like_the_store_on_the_seeds(seeds: Corpus, virtuoso: V
     assert_same_answer(seeds, virtuoso, name)
 
 
+@pytest.mark.parametrize("name", ["references", "tool-citations"])
 @pytest.mark.parametrize("page", [("--limit", "100"), ("--limit", "7", "--offset", "30")])
-def test_a_ranked_listings_pages_agree_on_the_seeds(seeds: Corpus, virtuoso: Virtuoso, page: tuple[str, ...]) -> None:
-    """references pages on its precomputed rank (kg writes the page's last rank into the text): the same page
-    through Virtuoso as on the store."""
-    store = seeds.kg("query", "references", "-f", "csv", *page, "--store", str(seeds.store))
-    endpoint = seeds.kg("query", "references", "-f", "csv", *page, "--endpoint", virtuoso.url,
+def test_a_ranked_listings_pages_agree_on_the_seeds(seeds: Corpus, virtuoso: Virtuoso, name: str,
+                                                     page: tuple[str, ...]) -> None:
+    """references and tool-citations page on their precomputed rank (kg writes the page's last rank into the
+    text): the same page through Virtuoso as on the store."""
+    store = seeds.kg("query", name, "-f", "csv", *page, "--store", str(seeds.store))
+    endpoint = seeds.kg("query", name, "-f", "csv", *page, "--endpoint", virtuoso.url,
                         "--default-graph-uri", seeds.graph)
     assert endpoint == store and store.count("\n") == int(page[1]) + 1
 

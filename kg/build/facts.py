@@ -22,6 +22,10 @@ both on the seeds and on synthetic records):
   citing work's DOI in lower case, the reference's key (none first), the method, the score (a number), the matched
   text; for the evidence of an input work's reference that cites the tool, the tool having a name and a category.
 
+The lower case of the ranks is Python's ``str.lower()``, the queries' ``LCASE`` Oxigraph's (Rust's lower case): over
+every code point they give the same text (a final sigma too), but for 55 upper-case letters added in Unicode 15 and 16,
+which Python 3.11 (Unicode 14) leaves as they are; a DOI or a tool name with one of them could rank out of the order.
+
 One entry point, in two halves that every build driver calls (in memory, streamed, or partitioned): ``rows``
 takes any graph lines (a record's, a chunk of records', the knowledge graph's) and gives compact text rows,
 and ``fact_lines`` takes all rows sorted (in memory, or by an external sort: memory stays bounded) and gives
