@@ -24,6 +24,7 @@ from kg.rdf.ids import DEFAULT_BASE
 from kg.rdf.nquads import quad
 
 FACTS = f"<{DEFAULT_BASE}graph/facts>"
+PRISM_DOI = "http://prismstandard.org/namespaces/basic/2.0/doi"
 BEFORE = ROOT / "tests" / "data" / "queries-before"
 PREFIXES = """PREFIX kg: <https://w3id.org/crossref-kg/ontology#>
 PREFIX frbr: <http://purl.org/vocab/frbr/core#>
@@ -44,27 +45,38 @@ PLAIN = {
     "partCitingTool": """SELECT DISTINCT ?s ?o WHERE { ?s frbr:part ?o . ?o kg:citesTool ?tool }""",
 }
 #: Each rank fact's predicate and the plain SPARQL that lists its subjects in their order: the rank of a subject is
-#: its place (1, 2, ...) in that list, at its first row; where the query selects more than ?s, a dense rank: the
-#: place of the row's other values among the distinct ones (subjects with the same values share it).
+#: its place (1, 2, ...) in that list, at its first row.
 RANKED = {
     "referenceRank": """SELECT ?s
         WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s kg:position ?p ; biro:references ?c .
                 OPTIONAL { ?s kg:referenceKey ?k } }
         ORDER BY LCASE(?d) ?p ?k STR(?s)""",
-    "cocitationRank": """SELECT ?s ?n ?c ?d ?k
-        WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s biro:references ?c .
-                { SELECT ?c (COUNT(DISTINCT ?w2) AS ?n)
-                  WHERE { ?w2 kg:crossrefType ?t2 ; frbr:part ?r2 . ?r2 biro:references ?c } GROUP BY ?c }
-                OPTIONAL { ?s kg:referenceKey ?k } }
-        ORDER BY DESC(?n) STR(?c) LCASE(?d) ?k STR(?s)""",
     "iriRank": """SELECT DISTINCT ?s
         WHERE { { ?x schema:author ?s } UNION { ?x pro:relatesToOrganization ?s } FILTER (isIRI(?s)) }
         ORDER BY STR(?s)""",
 }
+#: Each dense rank fact's predicate and the plain SPARQL that lists its subjects in their order with the values of that
+#: order (?k1, ?k2, ...): a subject's rank is the number of distinct orders up to its first row.
+DENSE = {
+    "cocitationRank": """SELECT ?s ?n ?c ?dl ?k
+        WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s biro:references ?c .
+                { SELECT ?c (COUNT(DISTINCT ?w2) AS ?n)
+                  WHERE { ?w2 kg:crossrefType ?t2 ; frbr:part ?r2 . ?r2 biro:references ?c } GROUP BY ?c }
+                OPTIONAL { ?s kg:referenceKey ?k }
+                BIND (LCASE(?d) AS ?dl) }
+        ORDER BY DESC(?n) STR(?c) ?dl ?k""",
+    "toolCitationRank": """SELECT ?s ?k1 ?k2 ?k3 ?k4 ?k5 ?k6 ?k7
+        WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?r . ?r kg:citesTool ?k2 ; kg:hasToolRecognition ?s .
+                ?s kg:recognizedTool ?k2 ; kg:method ?k5 ; kg:score ?k6 ; kg:matchedText ?k7 .
+                ?k2 schema:name ?name ; schema:applicationCategory ?c .
+                OPTIONAL { ?r kg:referenceKey ?k4 }
+                BIND (LCASE(?name) AS ?k1) BIND (LCASE(?d) AS ?k3) }
+        ORDER BY ?k1 ?k2 ?k3 ?k4 ?k5 ?k6 ?k7""",
+}
 FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
-                      if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED]))
+                      if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED, *DENSE]))
 #: The listings that page on a rank, compared on whole answers and on pages (kg cuts the ranks to the page's end)
-PAGED = {"references", "cocited"}
+PAGED = {"references", "cocited", "tool-citations"}
 
 
 def _build(tmp: Path, inputs: list[str]) -> tuple[Path, Path, list[str]]:
@@ -91,20 +103,27 @@ def _check_facts(lines: list[str], kinds: set[str]) -> None:
         answer = db.query(PREFIXES + text, use_default_graph_as_union=True)
         assert isinstance(answer, ox.QuerySolutions)
         pred = f"<https://w3id.org/crossref-kg/ontology#{name}>"
-        others = [v for v in answer.variables if v.value != "s"]
-        ranks: dict[str, int] = {}
+        ranked = list(dict.fromkeys(str(row["s"]) for row in answer))  # (a subject's first row)
+        assert ranked, f"{name}: nothing to rank"
+        expected.update(quad(s, pred, f'"{n}"^^<http://www.w3.org/2001/XMLSchema#integer>', FACTS)
+                        for n, s in enumerate(ranked, 1))
+    for name, text in DENSE.items():
+        answer = db.query(PREFIXES + text, use_default_graph_as_union=True)
+        assert isinstance(answer, ox.QuerySolutions)
+        pred = f"<https://w3id.org/crossref-kg/ontology#{name}>"
+        dense: dict[str, int] = {}
         n, last = 0, None
         for row in answer:
-            key = tuple(str(row[v]) for v in others) if others else row["s"]
-            if key != last:
-                n, last = n + 1, key
-            ranks.setdefault(str(row["s"]), n)  # (a subject's first row)
-        assert ranks, f"{name}: nothing to rank"
-        expected.update(quad(s, pred, f'"{n}"^^<http://www.w3.org/2001/XMLSchema#integer>', FACTS)
-                        for s, n in ranks.items())
+            order = tuple(row[v] for v in answer.variables[1:])
+            if order != last:
+                n, last = n + 1, order
+            dense.setdefault(str(row["s"]), n)
+        assert dense, f"{name}: nothing to rank"
+        expected.update(quad(s, pred, f'"{rank}"^^<http://www.w3.org/2001/XMLSchema#integer>', FACTS)
+                        for s, rank in dense.items())
     assert sorted(expected) == facts
     # the kinds of fact that occur (else the comparison proves little)
-    assert {name for name in [*PLAIN, *RANKED] if any(f"#{name}> " in line for line in facts)} == kinds
+    assert {name for name in [*PLAIN, *RANKED, *DENSE] if any(f"#{name}> " in line for line in facts)} == kinds
     # the entry point alone, on the base lines, gives the same (what a partitioned build calls as its reduce)
     assert list(fact_lines(sorted(set(rows(base))), FACTS, InMemory)) == facts
 
@@ -126,6 +145,26 @@ def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str]) -> None
             assert new.stdout.count("\n") > 1, f"{name} {page}: no rows to compare"
 
 
+def _check_pages(home: Path, store: Path, name: str, size: int) -> None:
+    """The pages of ``size`` rows (--limit/--offset), one after another, are the whole answer (a long answer: its
+    first three pages and its last two, each where it falls in the whole)."""
+    runner = CliRunner()
+
+    def csv(*page: str) -> list[str]:
+        r = runner.invoke(main, ["query", name, "--store", str(store), "-f", "csv", *page], env={"KG_HOME": str(home)},
+                          prog_name="kg")
+        assert r.exit_code == 0, r.output
+        return r.stdout.splitlines(keepends=True)
+
+    whole = csv()
+    rows = len(whole) - 1
+    offsets = list(range(0, rows, size))
+    assert len(offsets) > 2, f"{name}: too few rows to page"
+    for offset in offsets if len(offsets) <= 10 else offsets[:3] + offsets[-2:]:
+        page = csv("--limit", str(size), "--offset", str(offset))
+        assert page == whole[:1] + whole[1 + offset:1 + offset + size], f"{name}: rows {offset}+ differ from the whole"
+
+
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, list[str]]:
     tmp = tmp_path_factory.mktemp("facts-seeds")
@@ -135,14 +174,50 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, l
 def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> None:
     # (no seed cites another)
     _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf", "referenceRank", "cocitationRank",
-                            "iriRank", "partCitingTool"})
+                            "iriRank", "partCitingTool", "toolCitationRank"})
 
 
 def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
     assert FACT_QUERIES == ["bibliographic-coupling", "coauthors", "cocited", "institution-collaboration",
-                            "internal-citations", "most-cited", "references", "self-citations",
+                            "internal-citations", "most-cited", "references", "self-citations", "tool-citations",
                             "tools-cited-by-both", "tools-cited-by-profiling-and-compiler", "untitled-cited"]
     _check_queries(*seeds)
+
+
+@pytest.mark.parametrize("name", sorted(PAGED))
+def test_a_paged_listings_pages_make_its_whole_answer_on_the_seeds(seeds: tuple, name: str) -> None:
+    _check_pages(seeds[1], seeds[2], name, 50)
+
+
+def test_tool_citation_ranks_are_dense_in_the_listings_order() -> None:
+    """Recognitions the query groups into one row share a rank (two references of one work with the same key and
+    recognition); the score orders as a number; a recognition of a tool with no category, or in a reference of a
+    work with no DOI, has no rank (the query has no row for it)."""
+    k, s, g = "https://w3id.org/crossref-kg/ontology#", "https://schema.org/", "<https://example.org/g>"
+    lines = [f'<https://example.org/t/{t}> <{s}name> "{name}" {g} .\n' for t, name in (("a", "beta"), ("b", "Alpha"))]
+    lines += [f'<https://example.org/t/a> <{s}applicationCategory> "profiler" {g} .\n',
+              f'<https://example.org/t/b> <{s}applicationCategory> "compiler" {g} .\n',
+              f'<https://example.org/t/c> <{s}name> "aaa" {g} .\n']  # (no category)
+    refs = [("w1", 1, "k", "a", "0.9"), ("w1", 2, "k", "a", "0.9"), ("w1", 3, "k", "a", "0.45"),
+            ("w1", 4, None, "a", "1"), ("w2", 5, "k", "a", "0.9"), ("w1", 6, "k", "b", "0.5"), ("w1", 7, "k", "c", "1"),
+            ("w3", 8, "k", "a", "0.9")]
+    for w, n, key, tool, score in refs:
+        r, ev, t = f"<https://example.org/{w}/r{n}>", f"<https://example.org/{w}/r{n}/ev>", f"<https://example.org/t/{tool}>"
+        lines += [f"<https://example.org/{w}> <http://purl.org/vocab/frbr/core#part> {r} {g} .\n",
+                  f"{r} <{k}citesTool> {t} {g} .\n", f"{r} <{k}hasToolRecognition> {ev} {g} .\n",
+                  f"{ev} <{k}recognizedTool> {t} {g} .\n", f'{ev} <{k}method> "alias" {g} .\n',
+                  f'{ev} <{k}score> "{score}"^^<http://www.w3.org/2001/XMLSchema#decimal> {g} .\n',
+                  f'{ev} <{k}matchedText> "x" {g} .\n']
+        if key:
+            lines.append(f'{r} <{k}referenceKey> "{key}" {g} .\n')
+    for w, doi in (("w1", "10.1/B"), ("w2", "10.1/a"), ("w3", None)):
+        lines.append(f'<https://example.org/{w}> <{k}crossrefType> "journal-article" {g} .\n')
+        if doi:
+            lines.append(f'<https://example.org/{w}> <{PRISM_DOI}> "{doi}" {g} .\n')
+    ranks = {line.split(" ")[0].split("/", 3)[3]: int(line.split('"')[1])
+             for line in fact_lines(sorted(set(rows(lines))), FACTS) if "#toolCitationRank>" in line}
+    # Alpha (b) before beta (a); within beta: DOI 10.1/a before 10.1/B, no key first, score 0.45 before 0.9
+    assert ranks == {"w1/r6/ev>": 1, "w2/r5/ev>": 2, "w1/r4/ev>": 3, "w1/r3/ev>": 4, "w1/r1/ev>": 5, "w1/r2/ev>": 5}
 
 
 @pytest.mark.slow
@@ -150,8 +225,10 @@ def test_facts_and_queries_on_them_equal_plain_sparql_on_1k_synthetic_records(tm
     data = tmp_path / "synth1k.jsonl"
     subprocess.run([sys.executable, str(ROOT / "bench" / "synth.py"), "1000", str(data)], check=True)
     home, store, lines = _build(tmp_path, [str(data)])
-    _check_facts(lines, {*PLAIN, *RANKED})
+    _check_facts(lines, {*PLAIN, *RANKED, *DENSE})
     _check_queries(tmp_path, home, store, lines)
+    for name in sorted(PAGED):
+        _check_pages(home, store, name, 100)
 
 
 def test_references_that_make_one_cocited_row_share_its_rank_so_pages_are_whole(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ driver. Dask is imported only here, only when asked.
 Stages (each waits for the one before: every task of a stage reads a section of every file the stage before
 wrote): read (pass 1, a task per input file), dedupe (a task per DOI partition), resolve (the names, then the
 resolution steps in three stages of a task per partition, then the cited works' titles), map (pass 2, a task per
-input file), reduce (the shared graphs per partition, and the facts), parts (a task per part of the graph).
+input file), reduce (the shared graphs per partition, then the facts, which join the tools' names the shared
+graphs hold), parts (a task per part of the graph).
 """
 
 from __future__ import annotations
@@ -242,10 +243,12 @@ class DaskEngine:
             if on_progress:
                 on_progress("map", mapped, result.works)
         knowledge = [r["name"] for r in runs if not r["name"].startswith("map-")]
-        for done in self.stage("reduce", [(partitioned.shared, (plan, p)) for p in range(n)]
-                               + [(partitioned.fact_graph, (plan, row_runs))], "runs"):
-            runs.extend(done.answer["runs"])
-            knowledge.extend(r["name"] for r in done.answer["runs"])
+        # (the facts after the shared graphs: they join the tools' names, rows of the shared graphs, too)
+        for tasks in ([(partitioned.shared, (plan, p)) for p in range(n)],
+                      [(partitioned.fact_graph, (plan, row_runs + [partitioned.shared_rows(p) for p in range(n)]))]):
+            for done in self.stage("reduce", tasks, "runs"):
+                runs.extend(done.answer["runs"])
+                knowledge.extend(r["name"] for r in done.answer["runs"])
         if result.sample is not None:
             wanted = self.client.scatter(SampleFilter(result.sampled, result.shared_graphs), broadcast=True)
             for done in self.stage("sample", [(partitioned.sample_lines, (plan, name, wanted))

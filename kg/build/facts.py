@@ -19,16 +19,27 @@ both on the seeds and on synthetic records):
   (``kg:citesTool``): the few references of the tool queries, without a pass over every reference.
 - ``<x> kg:iriRank n``: the place (1, 2, ...) of a person (object of ``schema:author``) or an organisation (object of
   ``pro:relatesToOrganization``) among all of them in the order of their IRIs (``STR``, by code point).
+- ``<ev> kg:toolCitationRank n``: the dense rank (1, 2, ...; equal rows share one) of the row a tool recognition
+  ``<ev>`` makes in the ``tool-citations`` listing, in its order: the tool's name in lower case, the tool's IRI, the
+  citing work's DOI in lower case, the reference's key (none first), the method, the score (a number), the matched
+  text; for the evidence of an input work's reference that cites the tool, the tool having a name and a category.
+
+The lower case of the ranks is Python's ``str.lower()``, the queries' ``LCASE`` Oxigraph's (Rust's lower case): over
+every code point they give the same text (a final sigma too), but for 55 upper-case letters added in Unicode 15 and 16,
+which Python 3.11 (Unicode 14) leaves as they are; a DOI or a tool name with one of them could rank out of the order.
 
 One entry point, in two halves that every build driver calls (in memory, streamed, or partitioned): ``rows``
 takes any graph lines (a record's, a chunk of records', the knowledge graph's) and gives compact text rows,
 and ``fact_lines`` takes all rows sorted (in memory, or by an external sort: memory stays bounded) and gives
 the sorted canonical N-Quads lines of the facts graph. The rows of one reference (its ``frbr:part``
-and ``biro:references`` lines) must come in the same call of ``rows``, as they do in one record's lines.
+and ``biro:references`` lines, its tool recognitions, its work's type and DOI) must come in the same call of ``rows``,
+as they do in one record's lines; so must a tool's ``schema:name`` and ``schema:applicationCategory`` lines, as they do
+in the tools graph.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 from typing import Protocol
@@ -47,6 +58,10 @@ _TOOL_PART = "4"  # "<w>\t4\t<ref>": the reference <ref>, a part of <w>, cites a
 # (DOI and KEY are sort keys, below: the citing work's DOI and the reference's key)
 _LISTED = "~"  # "~\tDOI\tPOSITION\tKEY\t<ref>": a reference of the references listing (sorts after every IRI)
 _NAMED = "~n"  # "~n\tIRI\t<x>": a person or an organisation, IRI its sort key (sorts after the "~" rows)
+# "~t\t<tool>\t0\tNAME": a tool's name (NAME: the sort key of it in lower case; the tool has a category) and
+# "~t\t<tool>\t1\tDOI\tKEY\tMETHOD\tSCORE\tMATCHED\t<ev>": the recognition <ev> of <tool> in an input work's reference
+# that cites <tool> (sorts after the "~n" rows)
+_TOOL_CITED = "~t"
 
 
 def _text_key(text: str) -> str:
@@ -68,6 +83,22 @@ def _number_key(n: int) -> str:
     """A sort key for an integer >= 0 that sorts as the number does: its digit count, then its digits."""
     digits = str(n)
     return f"{len(digits):02d}{digits}"
+
+
+_DECIMAL = re.compile(r"\+?([0-9]*)(?:\.([0-9]*))?")
+
+
+def _decimal_key(text: str) -> str | None:
+    """A sort key for an xsd:decimal >= 0 that sorts as the number does (equal numbers, one key): its whole part's
+    ``_number_key``, then its fraction's digits without trailing zeros; None for another text.
+
+    >>> _decimal_key("0.05") < _decimal_key("0.5") == _decimal_key("+00.50") < _decimal_key("1") < _decimal_key("10")
+    True
+    """
+    m = _DECIMAL.fullmatch(text)
+    if m is None or not (m.group(1) or m.group(2)):
+        return None
+    return _number_key(int(m.group(1) or "0")) + (m.group(2) or "").rstrip("0")
 
 
 
@@ -109,6 +140,8 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     parts: dict[str, str] = {}  # reference -> its work
     cites: list[tuple[str, str]] = []  # (reference, cited)
     tool_refs: set[str] = set()  # references that cite a tool
+    cited_tools: set[tuple[str, str]] = set()  # (reference, the tool it cites)
+    tool_facts = _ToolFacts()
     inputs: set[str] = set()
     dois: dict[str, str] = {}  # work -> the sort key of its DOI in lower case
     positions: dict[str, int] = {}  # reference -> kg:position
@@ -116,10 +149,11 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     ctype, part, refs, preprint = str(KG.crossrefType), str(FRBR.part), str(BIRO.references), str(KG.preprintOf)
     doi, position, key = str(PRISM.doi), str(KG.position), str(KG.referenceKey)
     author, org, tool = str(SDO.author), str(PRO.relatesToOrganization), str(KG.citesTool)
+    wanted = {ctype, part, refs, preprint, doi, position, key, author, org, tool, *_ToolFacts.PREDICATES}
     for line in lines:
-        # (the predicate is the second token: a substring test first keeps the split for the few lines that count)
-        if ctype in line or part in line or refs in line or preprint in line or doi in line or position in line \
-                or key in line or author in line or org in line or tool in line:
+        # (the predicate is the second token: cut it out and look it up, and split only the few lines that count)
+        at = line.find(" ") + 1
+        if line[at:line.find(" ", at)] in wanted:
             s, p, o, _g = split_quad(line)
             if p == ctype:
                 inputs.add(s)
@@ -141,6 +175,10 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
                 yield f"{_NAMED}\t{_text_key(token_value(o))}\t{o}\n"
             elif p == tool:
                 tool_refs.add(s)
+                cited_tools.add((s, o))
+            else:
+                tool_facts.add(s, p, o)
+    yield from tool_facts.rows(cited_tools, parts, inputs, dois, keys)
     for ref in tool_refs:
         if (work := parts.get(ref)) is not None:
             yield f"{work}\t{_TOOL_PART}\t{ref}\n"
@@ -155,17 +193,66 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
             yield f"{_LISTED}\t{doi_key}\t{_number_key(positions[ref])}\t{ref_key}\t{ref}\n"
 
 
+class _ToolFacts:
+    """What the ``kg:toolCitationRank`` rows need from the lines of one call of ``rows``: the tools' names and
+    categories, and each tool recognition's reference, tool, method, score and matched text."""
+
+    NAME, CATEGORY = str(SDO.name), str(SDO.applicationCategory)
+    RECOGNITION, TOOL = str(KG.hasToolRecognition), str(KG.recognizedTool)
+    METHOD, SCORE, MATCHED = str(KG.method), str(KG.score), str(KG.matchedText)
+    PREDICATES = (NAME, CATEGORY, RECOGNITION, TOOL, METHOD, SCORE, MATCHED)
+
+    def __init__(self) -> None:
+        self.objects: dict[str, dict[str, list[str]]] = {p: {} for p in self.PREDICATES}  # predicate -> s -> objects
+
+    def add(self, s: str, p: str, o: str) -> None:
+        if (by_subject := self.objects.get(p)) is not None:
+            by_subject.setdefault(s, []).append(o)
+
+    def rows(self, cited_tools: set[tuple[str, str]], parts: dict[str, str], inputs: set[str], dois: dict[str, str],
+             keys: dict[str, str]) -> Iterator[str]:
+        """The "~t" rows: each name of a tool with a category, and each recognition of a tool in a reference of an
+        input work with a DOI that cites the tool, with a method, a score and a matched text (every combination of
+        their values, as the query's join gives)."""
+        of = self.objects
+        names = of[self.NAME]
+        for tool in of[self.CATEGORY]:
+            for name in names.get(tool, ()):
+                if name.startswith('"'):
+                    yield f"{_TOOL_CITED}\t{tool}\t0\t{_text_key(literal_parts(name)[0].lower())}\n"
+        tools, methods, scores, matched = of[self.TOOL], of[self.METHOD], of[self.SCORE], of[self.MATCHED]
+        for ref, evidence in of[self.RECOGNITION].items():
+            work = parts.get(ref)
+            if work is None or work not in inputs or work not in dois:
+                continue
+            citing = f"{dois[work]}\t{_optional_key(keys.get(ref))}"
+            for ev in evidence:
+                for tool in tools.get(ev, ()):
+                    if (ref, tool) not in cited_tools:
+                        continue
+                    for method in methods.get(ev, ()):
+                        for score in scores.get(ev, ()):
+                            score_key = _decimal_key(literal_parts(score)[0]) if score.startswith('"') else None
+                            if score_key is None:  # (the shapes hold a score to a decimal from 0 to 1)
+                                continue
+                            for text in matched.get(ev, ()):
+                                yield (f"{_TOOL_CITED}\t{tool}\t1\t{citing}\t{_text_key(literal_parts(method)[0])}"
+                                       f"\t{score_key}\t{_text_key(literal_parts(text)[0])}\t{ev}\n")
+
+
 def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) -> Iterator[str]:
     """The sorted canonical N-Quads lines of the facts graph ``graph``, from the sorted, unique ``rows`` of every
     line of the graph.
 
-    ``sinks`` makes the two further sorts (of the second join's rows, and of the facts), each deduplicating.
+    ``sinks`` makes the further sorts (of the second join's rows, of the listings' orders, and of the facts), each
+    deduplicating.
     """
     later, cocited, out = sinks("facts-versions"), sinks("facts-cocited"), sinks("facts")
+    tool_cited = sinks("facts-tool-citations")
     # rows of the second join: "<x>\t0\t<b>" (a valid version link) and "<x>\t3\t<ref>"
     count, on_input, on_version = str(KG.citingInputWorks), str(KG.citesInputWork), str(KG.citesEarlierVersionOf)
     tool_part = str(KG.partCitingTool)
-    for key, group in _groups(sorted_rows):
+    for key, group in _tool_citations_apart(_groups(sorted_rows), tool_cited):
         if key == _LISTED:  # (the last group: the references in the listing's order)
             _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
             continue
@@ -212,7 +299,49 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
             else:
                 for b in versions:
                     out.add(quad(fields[0], on_version, b, graph))
+    _tool_citation_ranks(tool_cited.sorted(), sinks("facts-tool-ranks"), graph, out)
     return iter(out.sorted())
+
+
+def _tool_citations_apart(groups: Iterator[tuple[str, Iterator[tuple[str, list[str]]]]], into: Sink
+                          ) -> Iterator[tuple[str, Iterator[tuple[str, list[str]]]]]:
+    """The groups of ``_groups`` but the "~t" group (after the "~n" one: the tools' names and recognitions, by tool),
+    whose rows go to ``into`` (``_tool_citation_rows``)."""
+    for key, group in groups:
+        if key == _TOOL_CITED:
+            _tool_citation_rows(group, into)
+        else:
+            yield key, group
+
+
+def _tool_citation_rows(group: Iterator[tuple[str, list[str]]], into: Sink) -> None:
+    """From the "~t" rows (by tool: its names first, then its recognitions), each row a recognition makes in the
+    tool-citations order: "NAME\tIRI\tDOI\tKEY\tMETHOD\tSCORE\tMATCHED\t<ev>", one for each name of the tool."""
+    for tool, rows_of_tool in groupby(group, key=lambda row: row[0]):
+        iri_key = _text_key(token_value(tool))
+        names: list[str] = []
+        for _tool, fields in rows_of_tool:
+            if fields[0] == "0":
+                names.append(fields[1])
+            else:
+                order = "\t".join(fields[1:])
+                for name in names:
+                    into.add(f"{name}\t{iri_key}\t{order}\n")
+
+
+def _tool_citation_ranks(rows: Iterable[str], ranks: Sink, graph: str, out: Sink) -> None:
+    """``<ev> kg:toolCitationRank n`` from the sorted rows of the tool-citations order: n counts the distinct orders
+    (a dense rank: the rows one group of the query makes share it); an evidence in several rows has its first."""
+    rank, last = 0, None
+    for row in rows:
+        order, ev = row.rstrip("\n").rsplit("\t", 1)
+        if order != last:
+            rank, last = rank + 1, order
+        ranks.add(f"{ev}\t{_number_key(rank)}\n")
+    predicate = str(KG.toolCitationRank)
+    for ev, of_ev in groupby(ranks.sorted(), key=lambda row: row.split("\t", 1)[0]):
+        first = next(of_ev).rstrip("\n").split("\t", 1)[1]
+        out.add(quad(ev, predicate, integer(int(first[2:])), graph))
 
 
 def _ranks(refs: Iterable[str], predicate: str, graph: str, out: Sink) -> None:

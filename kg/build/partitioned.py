@@ -505,16 +505,23 @@ def map_file(plan: Plan, f: int, size: int) -> Done:
 
 def shared(plan: Plan, p: int) -> Done:
     """The tools graph and the organisation names of partition ``p`` of the shared things (``shared_lines``; the
-    topic scheme comes with partition 0)."""
+    topic scheme comes with partition 0), and their fact rows (``fact-rows-shared-P.txt``: the tools' names, for
+    ``fact_graph``, which runs after)."""
     ctx = context(plan.spec)
     used: Used = {}
     for key, value in shuffle.gather(plan.scratch, [f"used-{f:05d}.shf" for f in range(len(plan.files))],
                                      ("used", p)):
         used[key] = used.get(key, 0) + value if key[0] == "org-name" else value  # (as merge_shared)
     with workdir(plan) as work:
-        written, run = _sorted_run(plan, iter(sorted(set(shared_lines(ctx, used, p == 0)))), work,
-                                   f"shared-{p:05d}.nq")
+        lines = sorted(set(shared_lines(ctx, used, p == 0)))
+        written, run = _sorted_run(plan, iter(lines), work, f"shared-{p:05d}.nq")
+        written += _rows_run(plan, sorted(set(facts.rows(lines))), work, shared_rows(p))
     return Done(written, {"runs": [run] if run else []})
+
+
+def shared_rows(p: int) -> str:
+    """The name of the fact rows of partition ``p`` of the shared graphs."""
+    return f"fact-rows-shared-{p:05d}.txt"
 
 
 def fact_graph(plan: Plan, row_runs: list[str]) -> Done:

@@ -187,6 +187,13 @@ def _map(task: tuple[int, Chunk]) -> MappedChunk:
     return map_chunk(_CTX, _LOOKUP, _RUNS, _SAMPLE, *task)
 
 
+def _added(lines: Iterable[str], into: Sorter) -> Iterator[str]:
+    """``lines``, each added to ``into`` as it passes."""
+    for line in lines:
+        into.add(line)
+        yield line
+
+
 def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], chunk_no: int,
               items: Chunk) -> MappedChunk:
     """Pass 2 on a chunk: map each record with its resolutions into one sorted run file in ``runs`` (and the
@@ -421,8 +428,8 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
         result.sample = set(chosen)
     del best
     used = _map_pass(inputs, spec, kept, chosen, result, jobs, tuning, on_progress, fact_rows)
-    # (the precomputed facts of the stored queries are a reduce of the rows of every chunk)
-    knowledge.extend(shared_lines(ctx, used, True))
+    # (the precomputed facts of the stored queries are a reduce of the rows of every chunk and of the shared graphs)
+    fact_rows.extend(facts.rows(_added(shared_lines(ctx, used, True), knowledge)))
     knowledge.extend(facts.fact_lines(fact_rows.sorted(), ctx.minter.shared_graph("facts"),
                                       lambda name: Sorter(scratch, name)))
     knowledge.spill()
