@@ -14,6 +14,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
@@ -142,11 +143,31 @@ def run_shards(fn: Callable[[A], T], tasks: Iterable[A], jobs: int,
         return _counted((fn(task) for task in tasks), on_done)
     import gc
     gc.freeze()
+    previous = threading.excepthook
+    threading.excepthook = _without_the_interrupt_race(previous)
     try:
         with mp.get_context("fork").Pool(jobs, initializer=initializer) as pool:
             return _counted(pool.imap(fn, tasks), on_done)
     finally:
+        threading.excepthook = previous
         gc.unfreeze()
+
+
+def _without_the_interrupt_race(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    """A ``threading.excepthook`` that drops the one error Ctrl-C can leave in a pool's result thread and passes
+    every other on: KeyboardInterrupt raised in the caller while it waits on the pool's condition can leave that
+    lock released under the thread that holds it (CPython's ``with`` is not safe against asynchronous
+    exceptions), whose release then fails with "release unlocked lock" while the pool is being terminated; the
+    interrupted command says so in its one line."""
+
+    def hook(args: Any) -> object:
+        if args.exc_type is RuntimeError and str(args.exc_value) == "release unlocked lock" and any(
+                frame.f_code.co_filename.endswith(os.path.join("multiprocessing", "pool.py"))
+                for frame, _line in traceback.walk_tb(args.exc_traceback)):
+            return None
+        return previous(args)
+
+    return hook
 
 
 def _counted(answers: Iterable[T], on_done: Callable[[int], None] | None) -> list[T]:
