@@ -332,11 +332,7 @@ def _tool_citation_rows(group: Iterator[tuple[str, list[str]]], into: Sink) -> N
 def _tool_citation_ranks(rows: Iterable[str], ranks: Sink, graph: str, out: Sink) -> None:
     """``<ev> kg:toolCitationRank n`` from the sorted rows of the tool-citations order: n counts the distinct orders
     (a dense rank: the rows one group of the query makes share it); an evidence in several rows has its first."""
-    rank, last = 0, None
-    for row in rows:
-        order, ev = row.rstrip("\n").rsplit("\t", 1)
-        if order != last:
-            rank, last = rank + 1, order
+    for ev, rank in _dense(row.rstrip("\n").rsplit("\t", 1) for row in rows):
         ranks.add(f"{ev}\t{_number_key(rank)}\n")
     predicate = str(KG.toolCitationRank)
     for ev, of_ev in groupby(ranks.sorted(), key=lambda row: row.split("\t", 1)[0]):
@@ -350,13 +346,23 @@ def _ranks(refs: Iterable[str], predicate: str, graph: str, out: Sink) -> None:
         out.add(quad(ref, predicate, integer(n), graph))
 
 
-def _dense_ranks(rows: Iterable[list[str]], predicate: str, graph: str, out: Sink) -> None:
-    """``<ref> predicate n`` for each ``[key, ref]`` of ``rows`` in key order, n = 1, 2, ... one per distinct key
-    (references with equal keys share it)."""
+def _dense(rows: Iterable[list[str]]) -> Iterator[tuple[str, int]]:
+    """(subject, n) for each ``[key, subject]`` of ``rows`` in key order: n = 1, 2, ... one per distinct key
+    (subjects with equal keys share it).
+
+    >>> list(_dense([["a", "<x>"], ["a", "<y>"], ["b", "<z>"]]))
+    [('<x>', 1), ('<y>', 1), ('<z>', 2)]
+    """
     n, last = 0, None
-    for key, ref in rows:
+    for key, subject in rows:
         if key != last:
             n, last = n + 1, key
+        yield subject, n
+
+
+def _dense_ranks(rows: Iterable[list[str]], predicate: str, graph: str, out: Sink) -> None:
+    """``<ref> predicate n`` for each ``[key, ref]`` of ``rows`` in key order, the dense rank of ``_dense``."""
+    for ref, n in _dense(rows):
         out.add(quad(ref, predicate, integer(n), graph))
 
 
