@@ -72,11 +72,12 @@ DENSE = {
                 OPTIONAL { ?r kg:referenceKey ?k4 }
                 BIND (LCASE(?name) AS ?k1) BIND (LCASE(?d) AS ?k3) }
         ORDER BY ?k1 ?k2 ?k3 ?k4 ?k5 ?k6 ?k7""",
+    "workRank": """SELECT ?s ?k1 WHERE { ?s kg:crossrefType ?t ; prism:doi ?d . BIND (LCASE(?d) AS ?k1) } ORDER BY ?k1""",
 }
 FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
                       if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED, *DENSE]))
 #: The listings that page on a rank, compared on whole answers and on pages (kg cuts the ranks to the page's end)
-PAGED = {"references", "cocited", "tool-citations"}
+PAGED = {"references", "cocited", "tool-citations", "works"}
 
 
 def _build(tmp: Path, inputs: list[str]) -> tuple[Path, Path, list[str]]:
@@ -133,7 +134,7 @@ def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str]) -> None
     base.write_text("".join(line for line in lines if not line.endswith(f" {FACTS} .\n")), encoding="utf-8")
     runner = CliRunner()
     assert FACT_QUERIES, "no stored query reads the facts"
-    pages: list[tuple[str, ...]] = [(), ("--limit", "100"), ("--limit", "7", "--offset", "30"), ("--offset", "5")]
+    pages: list[tuple[str, ...]] = [(), ("--limit", "100"), ("--limit", "7", "--offset", "11"), ("--offset", "5")]
     for name in FACT_QUERIES:
         for page in pages if name in PAGED else [()]:
             new = runner.invoke(main, ["query", name, "--store", str(store), "-f", "csv", *page],
@@ -175,13 +176,13 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, l
 def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> None:
     # (no seed cites another)
     _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf", "referenceRank", "cocitationRank",
-                            "iriRank", "partCitingTool", "toolCitationRank"})
+                            "iriRank", "partCitingTool", "toolCitationRank", "workRank"})
 
 
 def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
     assert FACT_QUERIES == ["bibliographic-coupling", "coauthors", "cocited", "institution-collaboration",
                             "internal-citations", "most-cited", "references", "self-citations", "tool-citations",
-                            "tools-cited-by-both", "tools-cited-by-profiling-and-compiler", "untitled-cited"]
+                            "tools-cited-by-both", "tools-cited-by-profiling-and-compiler", "untitled-cited", "works"]
     _check_queries(*seeds)
 
 
@@ -219,6 +220,54 @@ def test_tool_citation_ranks_are_dense_in_the_listings_order() -> None:
              for line in fact_lines(sorted(set(rows(lines))), FACTS) if "#toolCitationRank>" in line}
     # Alpha (b) before beta (a); within beta: DOI 10.1/a before 10.1/B, no key first, score 0.45 before 0.9
     assert ranks == {"w1/r6/ev>": 1, "w2/r5/ev>": 2, "w1/r4/ev>": 3, "w1/r3/ev>": 4, "w1/r1/ev>": 5, "w1/r2/ev>": 5}
+
+
+def test_work_ranks_are_dense_on_the_dois_in_lower_case_and_cut_pages_of_many_rows_a_work() -> None:
+    """Works whose DOIs differ only in case share a rank; a work with two DOIs has the first's; a work that is not an
+    input work, or has no DOI, has none. A page of the works listing (one row per author) is cut on these ranks."""
+    k, g = "https://w3id.org/crossref-kg/ontology#", "<https://example.org/g>"
+    lines = []
+    for w, dois in (("a", ["10.1/B"]), ("b", ["10.1/b"]), ("c", ["10.1/z", "10.1/a"]), ("d", []), ("e", ["10.1/c"])):
+        lines.append(f'<https://example.org/{w}> <{k}crossrefType> "journal-article" {g} .\n')
+        lines += [f'<https://example.org/{w}> <{PRISM_DOI}> "{doi}" {g} .\n' for doi in dois]
+    lines.append(f'<https://example.org/f> <{PRISM_DOI}> "10.1/0" {g} .\n')  # (no type: not an input work)
+    ranks = {line.split(" ")[0]: int(line.split('"')[1])
+             for line in fact_lines(sorted(set(rows(lines))), FACTS) if "#workRank>" in line}
+    assert ranks == {"<https://example.org/c>": 1, "<https://example.org/a>": 2, "<https://example.org/b>": 2,
+                     "<https://example.org/e>": 3}
+
+
+def test_a_works_page_holds_every_row_of_its_works(tmp_path: Path) -> None:
+    # works with several authors make several rows: a page of N rows cut at the works ranked N or less is whole
+    kg, g = "https://w3id.org/crossref-kg/ontology#", f"<{DEFAULT_BASE}graph/t>"
+    pro, schema = "http://purl.org/spar/pro/", "https://schema.org/"
+    lines = []
+    for w, doi, authors in (("A", "10.1/a", 3), ("B", "10.1/b", 1), ("C", "10.1/c", 2)):
+        lines += [quad(f"<urn:{w}>", f"<{kg}crossrefType>", '"journal-article"', g),
+                  quad(f"<urn:{w}>", f"<{PRISM_DOI}>", f'"{doi}"', g)]
+        for n in range(1, authors + 1):
+            role, agent = f"<urn:{w}/role/{n}>", f"<urn:{w}/p{n}>"
+            lines += [quad(role, f"<{pro}relatesToDocument>", f"<urn:{w}>", g),
+                      quad(role, f"<{pro}withRole>", f"<{pro}author>", g),
+                      quad(role, f"<{kg}position>", f'"{n}"^^<http://www.w3.org/2001/XMLSchema#integer>', g),
+                      quad(role, f"<{pro}isHeldBy>", agent, g), quad(agent, f"<{schema}name>", f'"{w} {n}"', g)]
+    facts = list(fact_lines(sorted(set(rows(lines))), FACTS, InMemory))
+    graph = tmp_path / "g.nq"
+    graph.write_text("".join(sorted(lines + facts)), encoding="utf-8")
+
+    def works(*page: str) -> str:
+        r = CliRunner().invoke(main, ["query", "works", "--graph", str(graph), "--engine", "oxigraph", "-f", "csv",
+                                      *page], env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
+        assert r.exit_code == 0, r.output
+        return r.stdout
+
+    whole = works()
+    assert [line.split(",")[5] for line in whole.splitlines()] == \
+        ["author", "A 1", "A 2", "A 3", "B 1", "C 1", "C 2"]
+    rows_ = whole.splitlines(keepends=True)
+    for limit, offset in ((2, 0), (4, 0), (2, 3), (3, 4), (10, 5)):
+        assert works("--limit", str(limit), "--offset", str(offset)) == \
+            rows_[0] + "".join(rows_[1 + offset:1 + offset + limit])
 
 
 @pytest.mark.slow

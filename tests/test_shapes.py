@@ -1140,6 +1140,8 @@ CASES: list[Case] = [
     C("work-part-citing-tool-literal", "WorkShape/reference citing a tool (fact)",
       add('%w kg:partCitingTool "10.1000/x"'),
       ("WorkShape", "%w", "kg:partCitingTool", "V", "NodeKind")),
+    C("work-two-ranks", "WorkShape/work rank (fact)", add('%w kg:workRank "100000"^^xsd:integer'),
+      ("WorkShape", "%w", "kg:workRank", "V", "MaxCount")),
     C("reference-rank-zero", "ReferenceShape/reference rank (fact)",
       replace("%r3", "kg:referenceRank", '"0"^^xsd:integer'),
       ("ReferenceShape", "%r3", "kg:referenceRank", "V", "MinInclusive")),

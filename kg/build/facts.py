@@ -23,6 +23,10 @@ both on the seeds and on synthetic records):
   ``<ev>`` makes in the ``tool-citations`` listing, in its order: the tool's name in lower case, the tool's IRI, the
   citing work's DOI in lower case, the reference's key (none first), the method, the score (a number), the matched
   text; for the evidence of an input work's reference that cites the tool, the tool having a name and a category.
+- ``<w> kg:workRank n``: the dense rank (1, 2, ...; equal keys share one) of an input work (``kg:crossrefType``) with a
+  DOI in the order of the ``works`` listing's first key: its DOI in lower case (a work with several DOIs has the
+  rank of the first). Every input work with a DOI makes at least one row of ``works`` (one per author), so the first
+  N rows are all of works ranked N or less: the page is cut on the ranks, then sorted in the listing's full order.
 
 The lower case of the ranks is Python's ``str.lower()``, the queries' ``LCASE`` Oxigraph's (Rust's lower case): over
 every code point they give the same text (a final sigma too), but for 55 upper-case letters added in Unicode 15 and 16,
@@ -62,6 +66,7 @@ _NAMED = "~n"  # "~n\tIRI\t<x>": a person or an organisation, IRI its sort key (
 # "~t\t<tool>\t1\tDOI\tKEY\tMETHOD\tSCORE\tMATCHED\t<ev>": the recognition <ev> of <tool> in an input work's reference
 # that cites <tool> (sorts after the "~n" rows)
 _TOOL_CITED = "~t"
+_WORK = "~w"  # "~w\tDOI\t<w>": the input work <w> with a DOI (DOI: its sort key in lower case; sorts after "~t")
 
 
 def _text_key(text: str) -> str:
@@ -144,6 +149,7 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     tool_facts = _ToolFacts()
     inputs: set[str] = set()
     dois: dict[str, str] = {}  # work -> the sort key of its DOI in lower case
+    work_dois: list[tuple[str, str]] = []  # (work, the sort key of a DOI of it in lower case), each DOI
     positions: dict[str, int] = {}  # reference -> kg:position
     keys: dict[str, str] = {}  # reference -> kg:referenceKey
     ctype, part, refs, preprint = str(KG.crossrefType), str(FRBR.part), str(BIRO.references), str(KG.preprintOf)
@@ -167,6 +173,7 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
                 yield f"{o}\t{_VERSION_OF}\t{s}\n"
             elif p == doi:
                 dois[s] = _text_key(literal_parts(o)[0].lower())
+                work_dois.append((s, dois[s]))
             elif p == position:
                 positions[s] = int(literal_parts(o)[0])
             elif p == key:
@@ -179,6 +186,9 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
             else:
                 tool_facts.add(s, p, o)
     yield from tool_facts.rows(cited_tools, parts, inputs, dois, keys)
+    for work, doi_key in work_dois:
+        if work in inputs:
+            yield f"{_WORK}\t{doi_key}\t{work}\n"
     for ref in tool_refs:
         if (work := parts.get(ref)) is not None:
             yield f"{work}\t{_TOOL_PART}\t{ref}\n"
@@ -259,6 +269,10 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
         if key == _NAMED:  # (after it: the people and organisations in the order of their IRIs)
             _ranks((fields[-1] for _tag, fields in group), str(KG.iriRank), graph, out)
             continue
+        if key == _WORK:  # (the last: the input works in the order of their DOIs in lower case)
+            _first_dense_ranks(([tag, fields[-1]] for tag, fields in group), sinks("facts-work-ranks"),
+                               str(KG.workRank), graph, out)
+            continue
         is_input = is_preprint = False
         works = 0
         last_work = None
@@ -299,7 +313,8 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
             else:
                 for b in versions:
                     out.add(quad(fields[0], on_version, b, graph))
-    _tool_citation_ranks(tool_cited.sorted(), sinks("facts-tool-ranks"), graph, out)
+    _first_dense_ranks((row.rstrip("\n").rsplit("\t", 1) for row in tool_cited.sorted()), sinks("facts-tool-ranks"),
+                       str(KG.toolCitationRank), graph, out)
     return iter(out.sorted())
 
 
@@ -329,15 +344,15 @@ def _tool_citation_rows(group: Iterator[tuple[str, list[str]]], into: Sink) -> N
                     into.add(f"{name}\t{iri_key}\t{order}\n")
 
 
-def _tool_citation_ranks(rows: Iterable[str], ranks: Sink, graph: str, out: Sink) -> None:
-    """``<ev> kg:toolCitationRank n`` from the sorted rows of the tool-citations order: n counts the distinct orders
-    (a dense rank: the rows one group of the query makes share it); an evidence in several rows has its first."""
-    for ev, rank in _dense(row.rstrip("\n").rsplit("\t", 1) for row in rows):
-        ranks.add(f"{ev}\t{_number_key(rank)}\n")
-    predicate = str(KG.toolCitationRank)
-    for ev, of_ev in groupby(ranks.sorted(), key=lambda row: row.split("\t", 1)[0]):
-        first = next(of_ev).rstrip("\n").split("\t", 1)[1]
-        out.add(quad(ev, predicate, integer(int(first[2:])), graph))
+def _first_dense_ranks(rows: Iterable[list[str]], ranks: Sink, predicate: str, graph: str, out: Sink) -> None:
+    """``<s> predicate n`` from the ``[key, <s>]`` rows in key order: n is the dense rank of ``_dense`` (the rows of
+    one row of the query share it); a subject in several rows has its first (``ranks`` sorts them by subject:
+    kg:toolCitationRank of an evidence in several rows of tool-citations, kg:workRank of a work with two DOIs)."""
+    for subject, rank in _dense(rows):
+        ranks.add(f"{subject}\t{_number_key(rank)}\n")
+    for subject, of_subject in groupby(ranks.sorted(), key=lambda row: row.split("\t", 1)[0]):
+        first = next(of_subject).rstrip("\n").split("\t", 1)[1]
+        out.add(quad(subject, predicate, integer(int(first[2:])), graph))
 
 
 def _ranks(refs: Iterable[str], predicate: str, graph: str, out: Sink) -> None:
