@@ -72,7 +72,8 @@ DENSE = {
                 OPTIONAL { ?r kg:referenceKey ?k4 }
                 BIND (LCASE(?name) AS ?k1) BIND (LCASE(?d) AS ?k3) }
         ORDER BY ?k1 ?k2 ?k3 ?k4 ?k5 ?k6 ?k7""",
-    "workRank": """SELECT ?s ?k1 WHERE { ?s kg:crossrefType ?t ; prism:doi ?d . BIND (LCASE(?d) AS ?k1) } ORDER BY ?k1""",
+    "workRank": """SELECT ?s ?k1
+        WHERE { ?s kg:crossrefType ?t ; prism:doi ?d . BIND (LCASE(?d) AS ?k1) } ORDER BY ?k1""",
 }
 FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
                       if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED, *DENSE]))

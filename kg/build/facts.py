@@ -186,9 +186,9 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
             else:
                 tool_facts.add(s, p, o)
     yield from tool_facts.rows(cited_tools, parts, inputs, dois, keys)
-    for work, doi_key in work_dois:
-        if work in inputs:
-            yield f"{_WORK}\t{doi_key}\t{work}\n"
+    for input_work, doi_key in work_dois:
+        if input_work in inputs:
+            yield f"{_WORK}\t{doi_key}\t{input_work}\n"
     for ref in tool_refs:
         if (work := parts.get(ref)) is not None:
             yield f"{work}\t{_TOOL_PART}\t{ref}\n"
@@ -263,15 +263,8 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
     count, on_input, on_version = str(KG.citingInputWorks), str(KG.citesInputWork), str(KG.citesEarlierVersionOf)
     tool_part = str(KG.partCitingTool)
     for key, group in _tool_citations_apart(_groups(sorted_rows), tool_cited):
-        if key == _LISTED:  # (the last group: the references in the listing's order)
-            _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
-            continue
-        if key == _NAMED:  # (after it: the people and organisations in the order of their IRIs)
-            _ranks((fields[-1] for _tag, fields in group), str(KG.iriRank), graph, out)
-            continue
-        if key == _WORK:  # (the last: the input works in the order of their DOIs in lower case)
-            _first_dense_ranks(([tag, fields[-1]] for tag, fields in group), sinks("facts-work-ranks"),
-                               str(KG.workRank), graph, out)
+        if key in (_LISTED, _NAMED, _WORK):
+            _listing_ranks(key, group, graph, sinks, out)
             continue
         is_input = is_preprint = False
         works = 0
@@ -316,6 +309,19 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
     _first_dense_ranks((row.rstrip("\n").rsplit("\t", 1) for row in tool_cited.sorted()), sinks("facts-tool-ranks"),
                        str(KG.toolCitationRank), graph, out)
     return iter(out.sorted())
+
+
+def _listing_ranks(key: str, group: Iterator[tuple[str, list[str]]], graph: str, sinks: Sinks, out: Sink) -> None:
+    """The ranks of the groups after the cited nodes', in their order: the references in the references listing's
+    order ("~"), the people and organisations in the order of their IRIs ("~n"), the input works in the order of
+    their DOIs in lower case ("~w")."""
+    if key == _LISTED:
+        _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
+    elif key == _NAMED:
+        _ranks((fields[-1] for _tag, fields in group), str(KG.iriRank), graph, out)
+    else:
+        _first_dense_ranks(([tag, fields[-1]] for tag, fields in group), sinks("facts-work-ranks"),
+                           str(KG.workRank), graph, out)
 
 
 def _tool_citations_apart(groups: Iterator[tuple[str, Iterator[tuple[str, list[str]]]]], into: Sink
