@@ -32,7 +32,17 @@ PREFIX biro: <http://purl.org/spar/biro/>
 PREFIX prism: <http://prismstandard.org/namespaces/basic/2.0/>
 PREFIX schema: <https://schema.org/>
 PREFIX pro: <http://purl.org/spar/pro/>
+PREFIX c4o: <http://purl.org/spar/c4o/>
 """
+#: The references of the unresolved listing (unresolved, or scoring below 1) with their row's values in one text
+_REVIEWED = """SELECT ?s ?d ?k1 ?p ?row
+    WHERE { ?w kg:crossrefType ?t ; prism:doi ?d ; frbr:part ?s . ?s kg:position ?p .
+            OPTIONAL { ?s kg:resolutionMethod ?m } OPTIONAL { ?s kg:resolutionScore ?k1 }
+            OPTIONAL { ?s kg:referenceKey ?key } OPTIONAL { ?s kg:referenceKind ?kind }
+            OPTIONAL { ?s c4o:hasContent ?text }
+            FILTER (COALESCE(?m = "unresolved", false) || COALESCE(?k1 < 1, false))
+            BIND (CONCAT(STR(?d), "|", COALESCE(STR(?key), "-"), "|", COALESCE(STR(?m), "-"), "|",
+                         COALESCE(STR(?k1), "-"), "|", COALESCE(?kind, "-"), "|", COALESCE(?text, "-")) AS ?row) }"""
 #: Each fact's predicate and the plain SPARQL over the base graph that gives its (subject, object) pairs.
 PLAIN = {
     "citingInputWorks": """SELECT ?s (COUNT(DISTINCT ?w) AS ?o)
@@ -74,11 +84,26 @@ DENSE = {
         ORDER BY ?k1 ?k2 ?k3 ?k4 ?k5 ?k6 ?k7""",
     "workRank": """SELECT ?s ?k1
         WHERE { ?s kg:crossrefType ?t ; prism:doi ?d . BIND (LCASE(?d) AS ?k1) } ORDER BY ?k1""",
+    # (references that make one row, the listing's rows being distinct, order by the first's position)
+    "unresolvedRank": f"""SELECT ?s ?k1 ?k2 ?k3
+        WHERE {{ {{ {_REVIEWED} }}
+                {{ SELECT ?row (MIN(?p) AS ?k3) WHERE {{ {{ {_REVIEWED} }} }} GROUP BY ?row }}
+                BIND (LCASE(?d) AS ?k2) }}
+        ORDER BY ?k1 ?k2 ?k3""",
+    "toolCandidateRank": """SELECT ?s ?k1 ?k2 ?k3 ?k4
+        WHERE { { SELECT ?c (COUNT(DISTINCT ?w2) AS ?k1)
+                  WHERE { ?w2 frbr:part ?r2 . ?r2 kg:suggestsTool ?c } GROUP BY ?c }
+                ?c a kg:ToolCandidate ; schema:name ?name .
+                ?w prism:doi ?d ; frbr:part ?r . ?r kg:suggestsTool ?c ; kg:hasToolRecognition ?s .
+                ?s kg:recognizedTool ?c ; kg:score ?sc ; kg:matchedText ?mt .
+                OPTIONAL { ?r kg:referenceKey ?k4 }
+                BIND (LCASE(?name) AS ?k2) BIND (LCASE(?d) AS ?k3) }
+        ORDER BY DESC(?k1) ?k2 ?k3 ?k4""",
 }
 FACT_QUERIES = sorted(p.stem for p in (ROOT / "queries").glob("*.rq")
                       if any(f"kg:{name}" in p.read_text() for name in [*PLAIN, *RANKED, *DENSE]))
 #: The listings that page on a rank, compared on whole answers and on pages (kg cuts the ranks to the page's end)
-PAGED = {"references", "cocited", "tool-citations", "works"}
+PAGED = {"references", "cocited", "tool-citations", "works", "unresolved", "tool-candidates"}
 
 
 def _build(tmp: Path, inputs: list[str]) -> tuple[Path, Path, list[str]]:
@@ -120,7 +145,7 @@ def _check_facts(lines: list[str], kinds: set[str]) -> None:
             if order != last:
                 n, last = n + 1, order
             dense.setdefault(str(row["s"]), n)
-        assert dense, f"{name}: nothing to rank"
+        assert dense or name not in kinds, f"{name}: nothing to rank"
         expected.update(quad(s, pred, f'"{rank}"^^<http://www.w3.org/2001/XMLSchema#integer>', FACTS)
                         for s, rank in dense.items())
     assert sorted(expected) == facts
@@ -130,7 +155,7 @@ def _check_facts(lines: list[str], kinds: set[str]) -> None:
     assert list(fact_lines(sorted(set(rows(base))), FACTS, InMemory)) == facts
 
 
-def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str]) -> None:
+def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str], empty: frozenset[str] = frozenset()) -> None:
     base = tmp / "base.nq"
     base.write_text("".join(line for line in lines if not line.endswith(f" {FACTS} .\n")), encoding="utf-8")
     runner = CliRunner()
@@ -144,7 +169,7 @@ def _check_queries(tmp: Path, home: Path, store: Path, lines: list[str]) -> None
                                        "oxigraph", "-f", "csv", *page], env={"KG_HOME": str(home)}, prog_name="kg")
             assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
             assert new.stdout == old.stdout, f"{name} {page}: the precomputed path differs from plain SPARQL"
-            assert new.stdout.count("\n") > 1, f"{name} {page}: no rows to compare"
+            assert (new.stdout.count("\n") > 1) != (name in empty), f"{name} {page}: no rows to compare"
 
 
 def _check_pages(home: Path, store: Path, name: str, size: int) -> None:
@@ -177,17 +202,18 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path, l
 def test_the_facts_are_what_plain_sparql_gives_on_the_seeds(seeds: tuple) -> None:
     # (no seed cites another)
     _check_facts(seeds[3], {"citingInputWorks", "citesEarlierVersionOf", "referenceRank", "cocitationRank",
-                            "iriRank", "partCitingTool", "toolCitationRank", "workRank"})
+                            "iriRank", "partCitingTool", "toolCitationRank", "workRank", "unresolvedRank"})
 
 
 def test_queries_on_the_facts_answer_as_plain_sparql_on_the_seeds(seeds: tuple) -> None:
     assert FACT_QUERIES == ["bibliographic-coupling", "coauthors", "cocited", "institution-collaboration",
-                            "internal-citations", "most-cited", "references", "self-citations", "tool-citations",
-                            "tools-cited-by-both", "tools-cited-by-profiling-and-compiler", "untitled-cited", "works"]
-    _check_queries(*seeds)
+                            "internal-citations", "most-cited", "references", "self-citations", "tool-candidates",
+                            "tool-citations", "tools-cited-by-both", "tools-cited-by-profiling-and-compiler",
+                            "unresolved", "untitled-cited", "works"]
+    _check_queries(*seeds, empty=frozenset({"tool-candidates"}))  # (no seed reference suggests a tool candidate)
 
 
-@pytest.mark.parametrize("name", sorted(PAGED))
+@pytest.mark.parametrize("name", sorted(PAGED - {"tool-candidates"}))
 def test_a_paged_listings_pages_make_its_whole_answer_on_the_seeds(seeds: tuple, name: str) -> None:
     _check_pages(seeds[1], seeds[2], name, 50)
 
@@ -238,6 +264,28 @@ def test_work_ranks_are_dense_on_the_dois_in_lower_case_and_cut_pages_of_many_ro
                      "<https://example.org/e>": 3}
 
 
+def _pages_are_slices_of_the_whole(tmp_path: Path, name: str, lines: list[str], pages: list[tuple[int, int]],
+                                   *params: str) -> str:
+    """The stored query ``name`` on ``lines`` and their facts: its whole CSV answer, each (limit, offset) page of it
+    checked to be that slice of the whole (kg cuts the ranks at OFFSET + LIMIT)."""
+    facts = list(fact_lines(sorted(set(rows(lines))), FACTS, InMemory))
+    graph = tmp_path / "g.nq"
+    graph.write_text("".join(sorted(set(lines + facts))), encoding="utf-8")
+
+    def csv(*page: str) -> str:
+        r = CliRunner().invoke(main, ["query", name, "--graph", str(graph), "--engine", "oxigraph", "-f", "csv",
+                                      *params, *page], env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
+        assert r.exit_code == 0, r.output
+        return r.stdout
+
+    whole = csv()
+    lines_ = whole.splitlines(keepends=True)
+    for limit, offset in pages:
+        assert csv("--limit", str(limit), "--offset", str(offset)) == \
+            lines_[0] + "".join(lines_[1 + offset:1 + offset + limit]), f"{name}: rows {offset}+ differ from the whole"
+    return whole
+
+
 def test_a_works_page_holds_every_row_of_its_works(tmp_path: Path) -> None:
     # works with several authors make several rows: a page of N rows cut at the works ranked N or less is whole
     kg, g = "https://w3id.org/crossref-kg/ontology#", f"<{DEFAULT_BASE}graph/t>"
@@ -252,23 +300,9 @@ def test_a_works_page_holds_every_row_of_its_works(tmp_path: Path) -> None:
                       quad(role, f"<{pro}withRole>", f"<{pro}author>", g),
                       quad(role, f"<{kg}position>", f'"{n}"^^<http://www.w3.org/2001/XMLSchema#integer>', g),
                       quad(role, f"<{pro}isHeldBy>", agent, g), quad(agent, f"<{schema}name>", f'"{w} {n}"', g)]
-    facts = list(fact_lines(sorted(set(rows(lines))), FACTS, InMemory))
-    graph = tmp_path / "g.nq"
-    graph.write_text("".join(sorted(lines + facts)), encoding="utf-8")
-
-    def works(*page: str) -> str:
-        r = CliRunner().invoke(main, ["query", "works", "--graph", str(graph), "--engine", "oxigraph", "-f", "csv",
-                                      *page], env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
-        assert r.exit_code == 0, r.output
-        return r.stdout
-
-    whole = works()
+    whole = _pages_are_slices_of_the_whole(tmp_path, "works", lines, [(2, 0), (4, 0), (2, 3), (3, 4), (10, 5)])
     assert [line.split(",")[5] for line in whole.splitlines()] == \
         ["author", "A 1", "A 2", "A 3", "B 1", "C 1", "C 2"]
-    rows_ = whole.splitlines(keepends=True)
-    for limit, offset in ((2, 0), (4, 0), (2, 3), (3, 4), (10, 5)):
-        assert works("--limit", str(limit), "--offset", str(offset)) == \
-            rows_[0] + "".join(rows_[1 + offset:1 + offset + limit])
 
 
 @pytest.mark.slow
@@ -307,20 +341,82 @@ def test_references_that_make_one_cocited_row_share_its_rank_so_pages_are_whole(
     facts = list(fact_lines(sorted(set(rows(lines))), FACTS, InMemory))
     ranks = {line.split(" ")[0]: line.split('"')[1] for line in facts if "#cocitationRank>" in line}
     assert ranks == {"<urn:a1>": "1", "<urn:a2>": "1", "<urn:b1>": "2", "<urn:a3>": "3", "<urn:b2>": "4"}
-    graph = tmp_path / "g.nq"
-    graph.write_text("".join(sorted(lines + facts)), encoding="utf-8")
-
-    def cocited(*page: str) -> str:
-        r = CliRunner().invoke(main, ["query", "cocited", "--graph", str(graph), "--engine", "oxigraph", "-f", "csv",
-                                      *page], env={"KG_HOME": str(tmp_path / "ws")}, prog_name="kg")
-        assert r.exit_code == 0, r.output
-        return r.stdout
-
-    whole = cocited()
+    whole = _pages_are_slices_of_the_whole(tmp_path, "cocited", lines, [(2, 0), (1, 1), (2, 2), (3, 1)])
     assert whole == ("title,citing_works,citing,key,cited\n"
                      "Cited C,2,10.1/a,k,urn:c\nCited C,2,10.1/b,x,urn:c\n"
                      "Cited D,2,10.1/a,m,urn:d\nCited D,2,10.1/b,,urn:d\n")
-    rows_ = whole.splitlines(keepends=True)
-    for limit, offset in ((2, 0), (1, 1), (2, 2), (3, 1)):
-        assert cocited("--limit", str(limit), "--offset", str(offset)) == \
-            rows_[0] + "".join(rows_[1 + offset:1 + offset + limit])
+
+
+def test_unresolved_ranks_give_references_that_make_one_row_one_rank_so_pages_are_whole(tmp_path: Path) -> None:
+    """Two references of one work with the same key, method, score, kind and text are one row of unresolved: they
+    share a rank; a work with two DOIs has a row for each, its reference the first's rank; a reference scoring 1, or
+    of a work that is not an input work, has none; the score orders as a number. Pages cut on the ranks are slices of
+    the whole answer, with the default threshold and another."""
+    kg, g, dec = "https://w3id.org/crossref-kg/ontology#", f"<{DEFAULT_BASE}graph/t>", \
+        "^^<http://www.w3.org/2001/XMLSchema#decimal>"
+    frbr, c4o = "http://purl.org/vocab/frbr/core#", "http://purl.org/spar/c4o/"
+    lines = []
+    for work, dois, typed in (("A", ["10.1/A"], True), ("B", ["10.1/z", "10.1/b"], True), ("C", ["10.1/c"], False)):
+        if typed:
+            lines.append(quad(f"<urn:{work}>", f"<{kg}crossrefType>", '"journal-article"', g))
+        lines += [quad(f"<urn:{work}>", f"<{PRISM_DOI}>", f'"{doi}"', g) for doi in dois]
+    refs = [("A", "a1", 1, None, "unresolved", "0.00", "X"), ("A", "a2", 2, None, "unresolved", "0.00", "X"),
+            ("A", "a3", 3, "k3", "title", "0.75", "Y"), ("A", "a4", 4, "k4", "doi", "1.00", "W"),
+            ("A", "a5", 5, "k5", "unique", "0.90", "V"), ("B", "b1", 1, "kb", "unresolved", "0.00", "Z"),
+            ("B", "b2", 2, "kc", "title-fuzzy", "0.80", "U"), ("C", "c1", 1, None, "unresolved", "0.00", "T")]
+    for work, ref, position, key, method, score, text in refs:
+        r = f"<urn:{ref}>"
+        lines += [quad(f"<urn:{work}>", f"<{frbr}part>", r, g),
+                  quad(r, f"<{kg}position>", f'"{position}"^^<http://www.w3.org/2001/XMLSchema#integer>', g),
+                  quad(r, f"<{kg}resolutionMethod>", f'"{method}"', g),
+                  quad(r, f"<{kg}resolutionScore>", f'"{score}"{dec}', g),
+                  quad(r, f"<{kg}referenceKind>", '"paper"', g), quad(r, f"<{c4o}hasContent>", f'"{text}"', g)]
+        if key:
+            lines.append(quad(r, f"<{kg}referenceKey>", f'"{key}"', g))
+    ranks = {line.split(" ")[0]: int(line.split('"')[1])
+             for line in fact_lines(sorted(set(rows(lines))), FACTS) if "#unresolvedRank>" in line}
+    # score 0: A's (10.1/a) a1 and a2 one row, B's b1 under 10.1/b then 10.1/z; 0.75 a3; 0.8 b2 (twice); 0.9 a5
+    assert ranks == {"<urn:a1>": 1, "<urn:a2>": 1, "<urn:b1>": 2, "<urn:a3>": 4, "<urn:b2>": 5, "<urn:a5>": 7}
+    whole = _pages_are_slices_of_the_whole(tmp_path, "unresolved", lines, [(1, 0), (2, 1), (1, 3), (2, 2), (9, 1)])
+    assert whole == ("citing,key,resolution_method,resolution_score,kind,text\n"
+                     "10.1/A,,unresolved,0,paper,X\n10.1/b,kb,unresolved,0,paper,Z\n"
+                     "10.1/z,kb,unresolved,0,paper,Z\n10.1/A,k3,title,0.75,paper,Y\n")
+    more = _pages_are_slices_of_the_whole(tmp_path, "unresolved", lines, [(2, 0), (2, 3), (1, 6), (3, 4)],
+                                          "-p", "threshold=0.95")
+    assert more == whole + "10.1/b,kc,title-fuzzy,0.8,paper,U\n10.1/z,kc,title-fuzzy,0.8,paper,U\n" \
+        "10.1/A,k5,unique,0.9,paper,V\n"
+
+
+def test_tool_candidate_ranks_follow_the_citing_works_then_names_so_pages_are_whole(tmp_path: Path) -> None:
+    """Candidates with more citing works first (a work with no DOI counts, though it makes no row), then by name in
+    lower case; two recognitions in references of one work with one key share a rank; an untyped candidate has
+    none. Pages cut on the ranks are slices of the whole answer."""
+    kg, g, dec = "https://w3id.org/crossref-kg/ontology#", f"<{DEFAULT_BASE}graph/t>", \
+        "^^<http://www.w3.org/2001/XMLSchema#decimal>"
+    frbr, schema = "http://purl.org/vocab/frbr/core#", "https://schema.org/"
+    rdf_type = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+    lines = []
+    for cand, name, typed in (("t1", "Zeta", True), ("t2", "alpha", True), ("t3", "Beta", True), ("t4", "Eta", False)):
+        lines.append(quad(f"<urn:{cand}>", f"<{schema}name>", f'"{name}"', g))
+        if typed:
+            lines.append(quad(f"<urn:{cand}>", rdf_type, f"<{kg}ToolCandidate>", g))
+    for work, doi in (("A", "10.1/a"), ("B", "10.1/B"), ("C", None)):
+        if doi:
+            lines.append(quad(f"<urn:{work}>", f"<{PRISM_DOI}>", f'"{doi}"', g))
+    refs = [("A", "a1", "k", "t1", "0.60"), ("A", "a2", "k", "t1", "0.50"), ("B", "b1", None, "t1", "0.45"),
+            ("A", "a3", "m", "t2", "0.55"), ("A", "a4", "n", "t3", "0.70"), ("C", "c1", "x", "t3", "0.60"),
+            ("A", "a5", "o", "t4", "0.60")]
+    for work, ref, key, cand, score in refs:
+        r, ev = f"<urn:{ref}>", f"<urn:{ref}/ev>"
+        lines += [quad(f"<urn:{work}>", f"<{frbr}part>", r, g), quad(r, f"<{kg}suggestsTool>", f"<urn:{cand}>", g),
+                  quad(r, f"<{kg}hasToolRecognition>", ev, g), quad(ev, f"<{kg}recognizedTool>", f"<urn:{cand}>", g),
+                  quad(ev, f"<{kg}score>", f'"{score}"{dec}', g), quad(ev, f"<{kg}matchedText>", f'"{ref} says"', g)]
+        if key:
+            lines.append(quad(r, f"<{kg}referenceKey>", f'"{key}"', g))
+    ranks = {line.split(" ")[0]: int(line.split('"')[1])
+             for line in fact_lines(sorted(set(rows(lines))), FACTS) if "#toolCandidateRank>" in line}
+    assert ranks == {"<urn:a4/ev>": 1, "<urn:a1/ev>": 2, "<urn:a2/ev>": 2, "<urn:b1/ev>": 3, "<urn:a3/ev>": 4}
+    whole = _pages_are_slices_of_the_whole(tmp_path, "tool-candidates", lines, [(1, 0), (2, 1), (1, 2), (2, 3), (9, 1)])
+    assert [line.split(",")[:4] for line in whole.splitlines()] == [
+        ["candidate", "citing_works", "citing", "key"], ["Beta", "2", "10.1/a", "n"], ["Zeta", "2", "10.1/a", "k"],
+        ["Zeta", "2", "10.1/a", "k"], ["Zeta", "2", "10.1/B", ""], ["alpha", "1", "10.1/a", "m"]]

@@ -852,6 +852,9 @@ CASES: list[Case] = [
     C("recognition-rank-zero", "ToolRecognitionShape/tool citation rank (fact)",
       replace("%ev2", "kg:toolCitationRank", '"0"^^xsd:integer'),
       ("ToolRecognitionShape", "%ev2", "kg:toolCitationRank", "V", "MinInclusive")),
+    C("recognition-two-candidate-ranks", "ToolRecognitionShape/tool candidate rank (fact)",
+      add('%ev2 kg:toolCandidateRank "1"^^xsd:integer , "2"^^xsd:integer'),
+      ("ToolRecognitionShape", "%ev2", "kg:toolCandidateRank", "V", "MaxCount")),
     C("recognition-untyped", ["ToolRecognitionShape/node:Class", "ReferenceShape/tool evidence"],
       drop("%ev2", "rdf:type"),
       ("ToolRecognitionShape", "%ev2", None, "V", "Class"),
@@ -1155,6 +1158,16 @@ CASES: list[Case] = [
       ("ReferenceShape", "%r4", "kg:resolutionMethod", "W", "Not")),
     C("reference-score-above-1", "ReferenceShape/resolution score", replace("%r4", "kg:resolutionScore", "1.5"),
       ("ReferenceShape", "%r4", "kg:resolutionScore", "V", "MaxInclusive")),
+    C("reference-resolved-score-zero", "ResolutionScoreShape/sparql:only an unresolved reference scores 0",
+      replace("%r4", "kg:resolutionScore", '"0"^^xsd:decimal'),
+      ("ResolutionScoreShape", "%r4", "kg:resolutionScore", "V", "SPARQL")),
+    C("reference-unresolved-score-zero", "ReferenceShape/resolved",  # (0 is an unresolved reference's score)
+      replace("%r4", "kg:resolutionMethod", '"unresolved"') + " ; "
+      + replace("%r4", "kg:resolutionScore", '"0"^^xsd:decimal'),
+      ("ReferenceShape", "%r4", "kg:resolutionMethod", "W", "Not")),
+    C("reference-unresolved-rank-zero", "ReferenceShape/unresolved rank (fact)",
+      replace("%r4", "kg:unresolvedRank", '"0"^^xsd:integer'),
+      ("ReferenceShape", "%r4", "kg:unresolvedRank", "V", "MinInclusive")),
     C("reference-unknown-kind", "ReferenceShape/kind", replace("%r4", "kg:referenceKind", '"blogpost"'),
       ("ReferenceShape", "%r4", "kg:referenceKind", "V", "In")),
     C("reference-parsed-year-month", "ReferenceShape/parsed year",
@@ -1234,7 +1247,7 @@ VALID_VARIANTS = [
      replace("%ed1", "kg:roleName", '"chair"') + " ; " + replace("%ed1", "pro:withRole", "pro:contributor")),
     ("issn-x-check-digit-print", replace("%journal", "prism:issn", '"1050-124X"')),
     ("topic-override-method", replace("%ta2", "kg:method", '"override"')),
-    ("unresolved-score-zero", replace("%r4", "kg:resolutionScore", "0.0")),
+    ("resolved-score-near-zero", replace("%r4", "kg:resolutionScore", "0.01")),
 ]
 
 

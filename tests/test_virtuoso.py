@@ -300,7 +300,7 @@ def test_a_ranked_listings_pages_agree_on_the_seeds(seeds: Corpus, virtuoso: Vir
 
 
 def test_the_ranked_listings_are_known() -> None:
-    assert PAGED == ["cocited", "references", "tool-citations", "works"]
+    assert PAGED == ["cocited", "references", "tool-candidates", "tool-citations", "unresolved", "works"]
 
 
 def test_stats_agree_on_the_seeds(seeds: Corpus, virtuoso: Virtuoso) -> None:

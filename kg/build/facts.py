@@ -27,6 +27,18 @@ both on the seeds and on synthetic records):
   DOI in the order of the ``works`` listing's first key: its DOI in lower case (a work with several DOIs has the
   rank of the first). Every input work with a DOI makes at least one row of ``works`` (one per author), so the first
   N rows are all of works ranked N or less: the page is cut on the ranks, then sorted in the listing's full order.
+- ``<ref> kg:unresolvedRank n``: the dense rank of the row a reference makes in the ``unresolved`` listing, in its
+  order (the resolution score, none first; the citing work's DOI in lower case; the position), for every reference of
+  an input work with a DOI and a position that is unresolved (``kg:resolutionMethod "unresolved"``) or scores below 1:
+  the references any threshold lists. The listing's rows are distinct, and two references of one work can make one
+  row (same key, method, score, kind and text): the second shares the first's rank, so every rank is a row. Only an
+  unresolved reference scores 0 (the reference shape), so a threshold's references are the first ranks, and the
+  first N rows are all of references ranked N or less: the page is cut on the ranks (``#+ page:``).
+- ``<ev> kg:toolCandidateRank n``: the dense rank of the row a candidate's recognition ``<ev>`` makes in the
+  ``tool-candidates`` listing, in its order: the candidate's citing works (``COUNT(DISTINCT ?w)`` of the works with a
+  part that ``kg:suggestsTool`` it; most first), its name in lower case, the citing work's DOI in lower case, the
+  reference's key (none first); for the recognition of a typed, named ``kg:ToolCandidate`` in a reference of a work
+  with a DOI that suggests it, with a score and a matched text.
 
 The lower case of the ranks is Python's ``str.lower()``, the queries' ``LCASE`` Oxigraph's (Rust's lower case): over
 every code point they give the same text (a final sigma too), but for 55 upper-case letters added in Unicode 15 and 16,
@@ -45,12 +57,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal, InvalidOperation
+from hashlib import blake2b
 from itertools import groupby
 from typing import Protocol
 
 from ..rdf.nquads import quad, split_quad
 from ..rdf.terms import integer, literal_parts, token_value
-from ..rdf.vocab import BIRO, FRBR, KG, PRISM, PRO, SDO
+from ..rdf.vocab import BIRO, C4O, FRBR, KG, PRISM, PRO, RDF, SDO
 
 # Row tags, in the order the rows of one key sort. Every field is a whole IRI token (it ends in '>'), so no row
 # is a proper prefix of another and a merge of sorted runs by the system's sort gives Python's order.
@@ -67,6 +81,12 @@ _NAMED = "~n"  # "~n\tIRI\t<x>": a person or an organisation, IRI its sort key (
 # that cites <tool> (sorts after the "~n" rows)
 _TOOL_CITED = "~t"
 _WORK = "~w"  # "~w\tDOI\t<w>": the input work <w> with a DOI (DOI: its sort key in lower case; sorts after "~t")
+_REVIEWED = "~r"  # "~r\tSCORE\tDOI\tPOSITION\tROW\t<ref>": a reference of the unresolved listing (ROW: a digest of the
+# row's values, which finds the references that make one row; sorts between "~n" and "~t")
+# "~c\t<cand>\t0": <cand> is a kg:ToolCandidate; "~c\t<cand>\t1\tNAME": a name of it (NAME: the sort key of it in lower
+# case); "~c\t<cand>\t2\t<w>": a part of <w> suggests it; "~c\t<cand>\t3\tDOI\tKEY\t<ev>": the recognition <ev> of it in
+# such a part, of a work with a DOI (sorts before "~n")
+_CANDIDATE = "~c"
 
 
 def _text_key(text: str) -> str:
@@ -147,19 +167,24 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
     tool_refs: set[str] = set()  # references that cite a tool
     cited_tools: set[tuple[str, str]] = set()  # (reference, the tool it cites)
     tool_facts = _ToolFacts()
+    review = _ReviewFacts()
     inputs: set[str] = set()
     dois: dict[str, str] = {}  # work -> the sort key of its DOI in lower case
-    work_dois: list[tuple[str, str]] = []  # (work, the sort key of a DOI of it in lower case), each DOI
+    work_dois: list[tuple[str, str, str]] = []  # (work, the sort key of a DOI of it in lower case, the DOI), each DOI
     positions: dict[str, int] = {}  # reference -> kg:position
     keys: dict[str, str] = {}  # reference -> kg:referenceKey
-    ctype, part, refs, preprint = str(KG.crossrefType), str(FRBR.part), str(BIRO.references), str(KG.preprintOf)
-    doi, position, key = str(PRISM.doi), str(KG.position), str(KG.referenceKey)
-    author, org, tool = str(SDO.author), str(PRO.relatesToOrganization), str(KG.citesTool)
-    wanted = {ctype, part, refs, preprint, doi, position, key, author, org, tool, *_ToolFacts.PREDICATES}
+    candidates: set[str] = set()  # kg:ToolCandidate nodes
+    ctype, part, refs, preprint = KG.crossrefType, FRBR.part, BIRO.references, KG.preprintOf
+    doi, position, key = PRISM.doi, KG.position, KG.referenceKey
+    author, org, tool = SDO.author, PRO.relatesToOrganization, KG.citesTool
+    rdf_type, candidate = RDF.type, KG.ToolCandidate
+    collect = {**{p: tool_facts.add for p in _ToolFacts.PREDICATES}, **{p: review.add for p in _ReviewFacts.PREDICATES}}
+    wanted = {ctype, part, refs, preprint, doi, position, key, author, org, tool, *collect}
     for line in lines:
         # (the predicate is the second token: cut it out and look it up, and split only the few lines that count)
         at = line.find(" ") + 1
-        if line[at:line.find(" ", at)] in wanted:
+        predicate = line[at:line.find(" ", at)]
+        if predicate in wanted:
             s, p, o, _g = split_quad(line)
             if p == ctype:
                 inputs.add(s)
@@ -173,20 +198,26 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
                 yield f"{o}\t{_VERSION_OF}\t{s}\n"
             elif p == doi:
                 dois[s] = _text_key(literal_parts(o)[0].lower())
-                work_dois.append((s, dois[s]))
+                work_dois.append((s, dois[s], o))
             elif p == position:
                 positions[s] = int(literal_parts(o)[0])
             elif p == key:
                 keys[s] = literal_parts(o)[0]
+                review.add(s, p, o)
             elif p in (author, org) and o.startswith("<"):
                 yield f"{_NAMED}\t{_text_key(token_value(o))}\t{o}\n"
             elif p == tool:
                 tool_refs.add(s)
                 cited_tools.add((s, o))
             else:
-                tool_facts.add(s, p, o)
+                collect[p](s, p, o)
+        elif predicate == rdf_type and line.startswith(candidate, line.find(" ", at) + 1):
+            candidates.add(line[:at - 1])
+            yield f"{_CANDIDATE}\t{line[:at - 1]}\t0\n"
     yield from tool_facts.rows(cited_tools, parts, inputs, dois, keys)
-    for input_work, doi_key in work_dois:
+    yield from tool_facts.candidate_rows(candidates, parts, work_dois, keys)
+    yield from review.rows(parts, inputs, work_dois, positions)
+    for input_work, doi_key, _doi in work_dois:
         if input_work in inputs:
             yield f"{_WORK}\t{doi_key}\t{input_work}\n"
     for ref in tool_refs:
@@ -203,6 +234,70 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
             yield f"{_LISTED}\t{doi_key}\t{_number_key(positions[ref])}\t{ref_key}\t{ref}\n"
 
 
+_ONE = Decimal(1)
+
+
+def _below_one(text: str) -> bool | None:
+    """Whether a score's text is a number below 1; None for a text that is no number."""
+    try:
+        return Decimal(text) < _ONE
+    except InvalidOperation:
+        return None
+
+
+class _ReviewFacts:
+    """What the ``kg:unresolvedRank`` rows need from the lines of one call of ``rows``: each reference's resolution
+    method and score, kind, key and text (the values of its row of the unresolved listing)."""
+
+    METHOD, SCORE, KIND, TEXT, KEY = (KG.resolutionMethod, KG.resolutionScore, KG.referenceKind, C4O.hasContent,
+                                      KG.referenceKey)
+    PREDICATES = (METHOD, SCORE, KIND, TEXT)  # (and the key, which ``rows`` reads for itself too)
+    UNRESOLVED = '"unresolved"'
+
+    def __init__(self) -> None:
+        self.objects: dict[str, dict[str, list[str]]] = {p: {} for p in (*self.PREDICATES, self.KEY)}
+
+    def add(self, s: str, p: str, o: str) -> None:
+        self.objects[p].setdefault(s, []).append(o)
+
+    @staticmethod
+    def _score_key(score: str) -> tuple[str | None, bool]:
+        """The sort key of a score token ("0" for none, which the query's ORDER BY puts first; None for a text that
+        is no number >= 0) and whether it is below 1."""
+        if not score:
+            return "0", False
+        value = literal_parts(score)[0] if score.startswith('"') else ""
+        number, below = _decimal_key(value), _below_one(value)
+        if number is None or below is None:
+            return None, False
+        return "1" + number, below
+
+    def rows(self, parts: dict[str, str], inputs: set[str], work_dois: list[tuple[str, str, str]],
+             positions: dict[str, int]) -> Iterator[str]:
+        """The "~r" rows: each row (every combination of its values, as the query's join gives) of a reference of an
+        input work with a DOI and a position that is unresolved or scores below 1 (a score that is no number ranks
+        nowhere: the shapes hold a score to a decimal from 0 to 1)."""
+        of = self.objects
+        methods, scores = of[self.METHOD], of[self.SCORE]
+        dois_of: dict[str, list[tuple[str, str]]] = {}
+        for work, doi_key, doi in work_dois:
+            if work in inputs:
+                dois_of.setdefault(work, []).append((doi_key, doi))
+        for ref in {*methods, *scores}:
+            citing = parts.get(ref)
+            if citing is None or citing not in dois_of or (position := positions.get(ref)) is None:
+                continue
+            others = "\t".join("\n".join(sorted(of[p].get(ref, ()))) for p in (self.KEY, self.KIND, self.TEXT))
+            for method in methods.get(ref) or [""]:
+                for score in scores.get(ref) or [""]:
+                    score_key, below = self._score_key(score)
+                    if score_key is None or not (method == self.UNRESOLVED or below):
+                        continue
+                    for doi_key, doi in dois_of[citing]:
+                        row = blake2b(f"{doi}\t{method}\t{score}\t{others}".encode(), digest_size=16).hexdigest()
+                        yield f"{_REVIEWED}\t{score_key}\t{doi_key}\t{_number_key(position)}\t{row}\t{ref}\n"
+
+
 class _ToolFacts:
     """What the ``kg:toolCitationRank`` rows need from the lines of one call of ``rows``: the tools' names and
     categories, and each tool recognition's reference, tool, method, score and matched text."""
@@ -210,7 +305,8 @@ class _ToolFacts:
     NAME, CATEGORY = str(SDO.name), str(SDO.applicationCategory)
     RECOGNITION, TOOL = str(KG.hasToolRecognition), str(KG.recognizedTool)
     METHOD, SCORE, MATCHED = str(KG.method), str(KG.score), str(KG.matchedText)
-    PREDICATES = (NAME, CATEGORY, RECOGNITION, TOOL, METHOD, SCORE, MATCHED)
+    SUGGESTS = KG.suggestsTool
+    PREDICATES = (NAME, CATEGORY, RECOGNITION, TOOL, METHOD, SCORE, MATCHED, SUGGESTS)
 
     def __init__(self) -> None:
         self.objects: dict[str, dict[str, list[str]]] = {p: {} for p in self.PREDICATES}  # predicate -> s -> objects
@@ -250,6 +346,31 @@ class _ToolFacts:
                                        f"\t{score_key}\t{_text_key(literal_parts(text)[0])}\t{ev}\n")
 
 
+    def candidate_rows(self, candidates: set[str], parts: dict[str, str], work_dois: list[tuple[str, str, str]],
+                       keys: dict[str, str]) -> Iterator[str]:
+        """The "~c" rows but the type's: each name of a kg:ToolCandidate, each work with a part that suggests one, and
+        each recognition of it in such a part of a work with a DOI, with a score and a matched text."""
+        names, tools, scores, matched = (self.objects[p] for p in (self.NAME, self.TOOL, self.SCORE, self.MATCHED))
+        for cand in candidates:
+            for name in names.get(cand, ()):
+                if name.startswith('"'):
+                    yield f"{_CANDIDATE}\t{cand}\t1\t{_text_key(literal_parts(name)[0].lower())}\n"
+        doi_keys: dict[str, list[str]] = {}
+        for work, doi_key, _doi in work_dois:
+            doi_keys.setdefault(work, []).append(doi_key)
+        recognitions = self.objects[self.RECOGNITION]
+        for ref, suggested in self.objects[self.SUGGESTS].items():
+            if (citing := parts.get(ref)) is None:
+                continue
+            key = _optional_key(keys.get(ref))
+            for cand in suggested:
+                yield f"{_CANDIDATE}\t{cand}\t2\t{citing}\n"
+                for ev in recognitions.get(ref, ()):
+                    if cand in tools.get(ev, ()) and ev in scores and ev in matched:
+                        for doi_key in doi_keys.get(citing, ()):
+                            yield f"{_CANDIDATE}\t{cand}\t3\t{doi_key}\t{key}\t{ev}\n"
+
+
 def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) -> Iterator[str]:
     """The sorted canonical N-Quads lines of the facts graph ``graph``, from the sorted, unique ``rows`` of every
     line of the graph.
@@ -258,12 +379,12 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
     deduplicating.
     """
     later, cocited, out = sinks("facts-versions"), sinks("facts-cocited"), sinks("facts")
-    tool_cited = sinks("facts-tool-citations")
+    tool_cited, candidate_rows = sinks("facts-tool-citations"), sinks("facts-candidates")
     # rows of the second join: "<x>\t0\t<b>" (a valid version link) and "<x>\t3\t<ref>"
     count, on_input, on_version = str(KG.citingInputWorks), str(KG.citesInputWork), str(KG.citesEarlierVersionOf)
     tool_part = str(KG.partCitingTool)
-    for key, group in _tool_citations_apart(_groups(sorted_rows), tool_cited):
-        if key in (_LISTED, _NAMED, _WORK):
+    for key, group in _apart(_groups(sorted_rows), tool_cited, candidate_rows):
+        if key in (_LISTED, _NAMED, _WORK, _REVIEWED):
             _listing_ranks(key, group, graph, sinks, out)
             continue
         is_input = is_preprint = False
@@ -308,31 +429,79 @@ def fact_lines(sorted_rows: Iterable[str], graph: str, sinks: Sinks = InMemory) 
                     out.add(quad(fields[0], on_version, b, graph))
     _first_dense_ranks((row.rstrip("\n").rsplit("\t", 1) for row in tool_cited.sorted()), sinks("facts-tool-ranks"),
                        str(KG.toolCitationRank), graph, out)
+    _first_dense_ranks((row.rstrip("\n").rsplit("\t", 1) for row in candidate_rows.sorted()),
+                       sinks("facts-candidate-ranks"), KG.toolCandidateRank, graph, out)
     return iter(out.sorted())
 
 
 def _listing_ranks(key: str, group: Iterator[tuple[str, list[str]]], graph: str, sinks: Sinks, out: Sink) -> None:
     """The ranks of the groups after the cited nodes', in their order: the references in the references listing's
     order ("~"), the people and organisations in the order of their IRIs ("~n"), the input works in the order of
-    their DOIs in lower case ("~w")."""
+    their DOIs in lower case ("~w"), the references of the unresolved listing in its order ("~r")."""
     if key == _LISTED:
         _ranks((fields[-1] for _tag, fields in group), str(KG.referenceRank), graph, out)
     elif key == _NAMED:
         _ranks((fields[-1] for _tag, fields in group), str(KG.iriRank), graph, out)
-    else:
+    elif key == _WORK:
         _first_dense_ranks(([tag, fields[-1]] for tag, fields in group), sinks("facts-work-ranks"),
                            str(KG.workRank), graph, out)
+    else:
+        _first_ranks(_row_ranks(group), sinks("facts-unresolved-ranks"), KG.unresolvedRank, graph, out)
 
 
-def _tool_citations_apart(groups: Iterator[tuple[str, Iterator[tuple[str, list[str]]]]], into: Sink
-                          ) -> Iterator[tuple[str, Iterator[tuple[str, list[str]]]]]:
-    """The groups of ``_groups`` but the "~t" group (after the "~n" one: the tools' names and recognitions, by tool),
-    whose rows go to ``into`` (``_tool_citation_rows``)."""
+def _row_ranks(group: Iterator[tuple[str, list[str]]]) -> Iterator[tuple[str, int]]:
+    """(reference, n) for the "~r" rows in their order: n = 1, 2, ... one per distinct (score, DOI, position), but a
+    reference whose row (its digest) an earlier reference of the same score and DOI made shares that one's n: the
+    listing's rows are distinct, so every n is a row.
+
+    >>> list(_row_ranks(iter([("s", ["d", "1", "x", "<a>"]), ("s", ["d", "2", "y", "<b>"]),
+    ...                       ("s", ["d", "3", "x", "<c>"]), ("s", ["e", "1", "x", "<d>"])])))
+    [('<a>', 1), ('<b>', 2), ('<c>', 1), ('<d>', 3)]
+    """
+    n, last, block = 0, None, None
+    seen: dict[str, int] = {}
+    for score, (doi, position, row, ref) in group:
+        if (score, doi) != block:
+            block, seen = (score, doi), {}
+        if row not in seen:
+            if (score, doi, position) != last:
+                n, last = n + 1, (score, doi, position)
+            seen[row] = n
+        yield ref, seen[row]
+
+
+def _apart(groups: Iterator[tuple[str, Iterator[tuple[str, list[str]]]]], tool_cited: Sink, candidates: Sink
+           ) -> Iterator[tuple[str, Iterator[tuple[str, list[str]]]]]:
+    """The groups of ``_groups`` but the "~t" group (the tools' names and recognitions, by tool), whose rows go to
+    ``tool_cited`` (``_tool_citation_rows``), and the "~c" group (the candidates'), whose go to ``candidates``
+    (``_candidate_rows``)."""
     for key, group in groups:
         if key == _TOOL_CITED:
-            _tool_citation_rows(group, into)
+            _tool_citation_rows(group, tool_cited)
+        elif key == _CANDIDATE:
+            _candidate_rows(group, candidates)
         else:
             yield key, group
+
+
+def _candidate_rows(group: Iterator[tuple[str, list[str]]], into: Sink) -> None:
+    """From the "~c" rows (by candidate: its type, its names, its citing works, its recognitions), each row a
+    recognition makes in the tool-candidates order: "WORKS\tNAME\tDOI\tKEY\t<ev>" (WORKS: the count's complement,
+    most first), one for each name of a typed candidate."""
+    for _cand, rows_of_cand in groupby(group, key=lambda row: row[0]):
+        typed, works = False, 0
+        names: list[str] = []
+        for _c, fields in rows_of_cand:
+            if fields[0] == "0":
+                typed = True
+            elif fields[0] == "1":
+                names.append(fields[1])
+            elif fields[0] == "2":
+                works += 1
+            elif typed:
+                first = f"{10 ** 12 - works:012d}"
+                for name in names:
+                    into.add(f"{first}\t{name}\t{fields[1]}\t{fields[2]}\t{fields[3]}\n")
 
 
 def _tool_citation_rows(group: Iterator[tuple[str, list[str]]], into: Sink) -> None:
@@ -352,9 +521,15 @@ def _tool_citation_rows(group: Iterator[tuple[str, list[str]]], into: Sink) -> N
 
 def _first_dense_ranks(rows: Iterable[list[str]], ranks: Sink, predicate: str, graph: str, out: Sink) -> None:
     """``<s> predicate n`` from the ``[key, <s>]`` rows in key order: n is the dense rank of ``_dense`` (the rows of
-    one row of the query share it); a subject in several rows has its first (``ranks`` sorts them by subject:
-    kg:toolCitationRank of an evidence in several rows of tool-citations, kg:workRank of a work with two DOIs)."""
-    for subject, rank in _dense(rows):
+    one row of the query share it); a subject in several rows has its first (``_first_ranks``)."""
+    _first_ranks(_dense(rows), ranks, predicate, graph, out)
+
+
+def _first_ranks(ranked: Iterable[tuple[str, int]], ranks: Sink, predicate: str, graph: str, out: Sink) -> None:
+    """``<s> predicate n`` from (subject, n) pairs: a subject in several has its least n (``ranks`` sorts them by
+    subject: kg:toolCitationRank of an evidence in several rows of tool-citations, kg:workRank of a work with two
+    DOIs, kg:unresolvedRank of a reference of a work with two DOIs)."""
+    for subject, rank in ranked:
         ranks.add(f"{subject}\t{_number_key(rank)}\n")
     for subject, of_subject in groupby(ranks.sorted(), key=lambda row: row.split("\t", 1)[0]):
         first = next(of_subject).rstrip("\n").split("\t", 1)[1]

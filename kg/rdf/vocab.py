@@ -175,7 +175,7 @@ KG = ClosedNamespace(
     tiedWithPrimary toolSource citingWorks citesArtifact hasArtifactRecognition ArtifactRecognition
     recognizedArtifact MachineLearningModel BenchmarkSuite inTopic
     citingInputWorks citesInputWork citesEarlierVersionOf referenceRank cocitationRank iriRank partCitingTool
-    toolCitationRank workRank
+    toolCitationRank workRank unresolvedRank toolCandidateRank
     """,
 )
 
