@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from decimal import Decimal, InvalidOperation
 from hashlib import blake2b
 from itertools import groupby
 from typing import Protocol
@@ -234,17 +233,6 @@ def rows(lines: Iterable[str]) -> Iterator[str]:
             yield f"{_LISTED}\t{doi_key}\t{_number_key(positions[ref])}\t{ref_key}\t{ref}\n"
 
 
-_ONE = Decimal(1)
-
-
-def _below_one(text: str) -> bool | None:
-    """Whether a score's text is a number below 1; None for a text that is no number."""
-    try:
-        return Decimal(text) < _ONE
-    except InvalidOperation:
-        return None
-
-
 class _ReviewFacts:
     """What the ``kg:unresolvedRank`` rows need from the lines of one call of ``rows``: each reference's resolution
     method and score, kind, key and text (the values of its row of the unresolved listing)."""
@@ -253,6 +241,7 @@ class _ReviewFacts:
                                       KG.referenceKey)
     PREDICATES = (METHOD, SCORE, KIND, TEXT)  # (and the key, which ``rows`` reads for itself too)
     UNRESOLVED = '"unresolved"'
+    ONE = _number_key(1)  # (a score's key below it: the score is below 1; ``_decimal_key`` sorts as the number)
 
     def __init__(self) -> None:
         self.objects: dict[str, dict[str, list[str]]] = {p: {} for p in (*self.PREDICATES, self.KEY)}
@@ -266,11 +255,10 @@ class _ReviewFacts:
         is no number >= 0) and whether it is below 1."""
         if not score:
             return "0", False
-        value = literal_parts(score)[0] if score.startswith('"') else ""
-        number, below = _decimal_key(value), _below_one(value)
-        if number is None or below is None:
+        number = _decimal_key(literal_parts(score)[0]) if score.startswith('"') else None
+        if number is None:
             return None, False
-        return "1" + number, below
+        return "1" + number, number < _ReviewFacts.ONE
 
     def rows(self, parts: dict[str, str], inputs: set[str], work_dois: list[tuple[str, str, str]],
              positions: dict[str, int]) -> Iterator[str]:
