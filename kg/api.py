@@ -16,9 +16,9 @@ import orjson
 
 from . import export
 from . import fetch as fetching
-from .build.memory import Report as BuildReport
-from .build.stream import build_stream, scratch_dir
-from .build.tuning import Tuning
+from .pipeline.memory import Report as BuildReport
+from .pipeline.stream import build_stream, scratch_dir
+from .pipeline.tuning import Tuning
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .infra import faults, outputs
 from .infra.location import Location
@@ -173,7 +173,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
     ``kg.infra.outputs.Outputs``): an interruption (``Interrupted``) or a failure leaves all of them as they were.
     An input that cannot be read twice (``-`` for standard input, a pipe) is copied once to the scratch folder.
     ``tuning``: chunk, merge and shard sizes (how the build runs, never what it writes).
-    ``cluster``: run the build on Dask (``local:N`` or a scheduler address, see ``kg.build.cluster``) and write
+    ``cluster``: run the build on Dask (``local:N`` or a scheduler address, see ``kg.pipeline.cluster``) and write
     the graph as a parts folder (``parts``, a path or an fsspec URL, default: parts/ in the workspace;
     ``kg.infra.parts``) that the workspace then refers to; ``scratch``: where its tasks pass on their tables (a
     path or URL every worker reaches; default: the workspace's scratch folder); ``on_tasks(stage, done, total)``
@@ -191,7 +191,7 @@ def build(inputs: list[str], output: str | None = None, fmt: str | None = None, 
             if cluster is None:
                 return _build(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,
                               allow_invalid, shapes, jobs, on_progress, tuning)
-            from .build.cluster import DaskEngine
+            from .pipeline.cluster import DaskEngine
             options = {"base": base, "validation": validation, "cluster": cluster}
             with DaskEngine(cluster, on_tasks) as engine:
                 return _build_cluster(plan, inputs, out_fmt, spec, strict, on_problem, validation, sample,

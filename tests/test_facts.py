@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT
 
-from kg.build.facts import InMemory, fact_lines, rows
+from kg.pipeline.facts import InMemory, fact_lines, rows
 from kg.cli import main
 from kg.rdf.ids import DEFAULT_BASE
 from kg.rdf.nquads import quad

@@ -17,7 +17,7 @@ from rdflib import Dataset, Graph
 from rdflib.compare import isomorphic
 
 from kg import export
-from kg.build.memory import build_graph
+from kg.pipeline.memory import build_graph
 from kg.map.context import Context
 from kg.rdf import vocab
 from kg.rdf.nquads import triples_from_quads

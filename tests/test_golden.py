@@ -14,7 +14,7 @@ from conftest import ROOT, SEEDS
 from rdflib import Graph, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.build.memory import build_graph
+from kg.pipeline.memory import build_graph
 from kg.map.context import Context
 from kg.rdf.nquads import triples_from_quads
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.build.memory import build_graph
+from kg.pipeline.memory import build_graph
 from kg.cli import main
 from kg.map.context import Context
 from kg.map.orgs import org_key

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from kg import api
-from kg.build import stream
-from kg.build.tuning import Tuning
+from kg.pipeline import stream
+from kg.pipeline.tuning import Tuning
 from kg.cli import main
 from kg.cli import progress as shown
 from kg.infra import extsort

@@ -179,7 +179,7 @@ OX_FORMAT = {"turtle": pyoxigraph.RdfFormat.TURTLE, "json-ld": pyoxigraph.RdfFor
 
 
 def quad_lines(raw: Any, name: str = FILE_NAME) -> list[str] | None:
-    """normalize + map_work like kg/build/; None when the record is rejected with a clean InputError."""
+    """normalize + map_work like kg/pipeline/; None when the record is rejected with a clean InputError."""
     try:
         work, warnings = normalize(raw, Source(name, "0" * 64, ""))
     except InputError as e:

@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli_errors import Kg, assert_lines, envelope, kg, no_usable, work  # noqa: F401 - kg is a fixture
 
-from kg.build.tuning import Tuning
+from kg.pipeline.tuning import Tuning
 from kg.ingest import read
 
 KG = str(Path(sys.executable).parent / "kg")

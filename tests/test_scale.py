@@ -22,10 +22,10 @@ from conftest import ROOT, SAMPLES, SEEDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.build import stream
-from kg.build.memory import build_graph
-from kg.build.stream import build_stream
-from kg.build.tuning import Tuning
+from kg.pipeline import stream
+from kg.pipeline.memory import build_graph
+from kg.pipeline.stream import build_stream
+from kg.pipeline.tuning import Tuning
 from kg.cli import main
 from kg.errors import KgError
 from kg.infra import extsort

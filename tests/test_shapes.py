@@ -34,7 +34,7 @@ from conftest import SAMPLES, SEEDS
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
-from kg.build.memory import build_graph
+from kg.pipeline.memory import build_graph
 from kg.map.context import Context
 from kg.validate import Report, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
 

@@ -192,7 +192,7 @@ class DiskResolver:
         self.finish()
         return parts
 
-    # (the steps one by one, for a driver that runs them on partitions of its own: ``kg.build.partitioned``)
+    # (the steps one by one, for a driver that runs them on partitions of its own: ``kg.pipeline.partitioned``)
 
     def identify(self, keep: Callable[[str], bool] | None = None) -> None:
         """Step 1: the works known by identifier (input records, references with a DOI or arXiv id, the tool

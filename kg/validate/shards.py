@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rdflib import Graph, URIRef
 
-from ..build.tuning import Tuning
+from ..pipeline.tuning import Tuning
 from ..infra.workers import quiet_worker, run_shards
 from ..rdf.ids import SHARED_GRAPHS
 from ..rdf.nquads import graph_of, split_quad, triple_key

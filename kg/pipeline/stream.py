@@ -1,11 +1,11 @@
-"""The streaming build: the pipeline of ``kg.build`` in flat memory, on one core or several.
+"""The streaming build: the pipeline of ``kg.pipeline`` in flat memory, on one core or several.
 
 Pass 1 reads and normalises every record (in worker processes when ``jobs`` > 1), keeps per DOI only
-the rank of the best record (duplicates merged as in ``kg.build``, by ``kg.build.dedupe``), and stores the
+the rank of the best record (duplicates merged as in ``kg.pipeline``, by ``kg.pipeline.dedupe``), and stores the
 compact features of every reference in SQLite. Resolution then runs on those tables (``kg.refs.resolve_disk``). Pass 2
 reads the inputs again, maps each kept record with its resolutions, and writes sorted runs of N-Quads
 lines; the runs are merged into one canonical sorted file. The output is byte-identical to the
-in-memory ``kg.build.build_graph`` (a test proves it) and does not depend on ``jobs``.
+in-memory ``kg.pipeline.build_graph`` (a test proves it) and does not depend on ``jobs``.
 """
 
 from __future__ import annotations
@@ -383,7 +383,7 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     """Run both passes; the caller merges ``result.lines()`` and removes ``scratch`` afterwards.
 
     ``sample``: validate only that many records (their graph IRIs land in ``result.sample``). The cluster build
-    (``kg.build.cluster``) runs the same step functions on hash partitions.
+    (``kg.pipeline.cluster``) runs the same step functions on hash partitions.
     """
     report = Report()
     t = time.perf_counter()

@@ -1,4 +1,4 @@
-"""The streaming build on a Dask cluster: the tasks of ``kg.build.partitioned``, stage after stage, and the small
+"""The streaming build on a Dask cluster: the tasks of ``kg.pipeline.partitioned``, stage after stage, and the small
 reduces of their answers (counts, problems, notes, the validation sample, the splitters of the parts) here, in the
 driver. Dask is imported only here, only when asked.
 

@@ -151,7 +151,7 @@ class InMemory:
 
 
 def facts_of(lines: Iterable[str], graph: str) -> Iterator[str]:
-    """The facts of a whole graph held in memory (what ``kg.build.memory`` writes)."""
+    """The facts of a whole graph held in memory (what ``kg.pipeline.memory`` writes)."""
     return fact_lines(sorted(set(rows(lines))), graph)
 
 

@@ -1,4 +1,4 @@
-"""The streaming build as tasks on hash partitions: what ``kg.build.cluster`` runs on Dask, one function a task.
+"""The streaming build as tasks on hash partitions: what ``kg.pipeline.cluster`` runs on Dask, one function a task.
 
 The steps are the local build's (``stream.scan_chunk``, ``stream.map_chunk``, ``dedupe.DoiMerge``, the steps of
 ``refs.resolve_disk.DiskResolver``, ``facts``, ``map.shared``); what changes is where their rows live. Between two
@@ -88,7 +88,9 @@ def bucket(text: str | None, n: int) -> int:
     """The hash partition of a key, the same in every process.
 
     >>> bucket("10.1000/x", 4)
-    1
+    3
+    >>> bucket(None, 4)
+    0
     """
     return zlib.crc32(text.encode("utf-8")) % n if text is not None else 0
 
