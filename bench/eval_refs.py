@@ -30,8 +30,8 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.pipeline.memory import build_graph  # noqa: E402
 from kg.map.context import Context  # noqa: E402
+from kg.pipeline.memory import build_graph  # noqa: E402
 from kg.refs.parse import fold  # noqa: E402
 from kg.refs.tools import Catalogue  # noqa: E402
 

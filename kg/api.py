@@ -16,9 +16,6 @@ import orjson
 
 from . import export
 from . import fetch as fetching
-from .pipeline.memory import Report as BuildReport
-from .pipeline.stream import build_stream, scratch_dir
-from .pipeline.tuning import Tuning
 from .errors import InputError, KgError, QueryError, UsageError, ValidationFailed
 from .infra import faults, outputs
 from .infra.location import Location
@@ -34,6 +31,9 @@ from .infra.text import plural
 from .infra.workers import Forked, forking_works
 from .ingest.read import display_path, spool
 from .map.context import ContextSpec
+from .pipeline.memory import Report as BuildReport
+from .pipeline.stream import build_stream, scratch_dir
+from .pipeline.tuning import Tuning
 from .query.backends import (
     answer_oxigraph,
     build_disk_store,

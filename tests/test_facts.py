@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT
 
-from kg.pipeline.facts import InMemory, fact_lines, rows
 from kg.cli import main
+from kg.pipeline.facts import InMemory, fact_lines, rows
 from kg.rdf.ids import DEFAULT_BASE
 from kg.rdf.nquads import quad
 

@@ -17,8 +17,8 @@ from rdflib import Dataset, Graph
 from rdflib.compare import isomorphic
 
 from kg import export
-from kg.pipeline.memory import build_graph
 from kg.map.context import Context
+from kg.pipeline.memory import build_graph
 from kg.rdf import vocab
 from kg.rdf.nquads import triples_from_quads
 

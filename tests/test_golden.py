@@ -14,8 +14,8 @@ from conftest import ROOT, SEEDS
 from rdflib import Graph, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from kg.pipeline.memory import build_graph
 from kg.map.context import Context
+from kg.pipeline.memory import build_graph
 from kg.rdf.nquads import triples_from_quads
 
 GOLDEN = ROOT / "tests" / "golden"

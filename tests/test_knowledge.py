@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.pipeline.memory import build_graph
 from kg.cli import main
 from kg.map.context import Context
 from kg.map.orgs import org_key
 from kg.model import Reference, Source, Work
+from kg.pipeline.memory import build_graph
 from kg.rdf.ids import Minter
 from kg.refs.named import Mention, decide, mention_of, recognise
 from kg.refs.parse import parse_reference

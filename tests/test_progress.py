@@ -19,12 +19,12 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from kg import api
-from kg.pipeline import stream
-from kg.pipeline.tuning import Tuning
 from kg.cli import main
 from kg.cli import progress as shown
 from kg.infra import extsort
 from kg.infra.workers import Forked
+from kg.pipeline import stream
+from kg.pipeline.tuning import Tuning
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTROL = re.compile(r"\x1b\[\?25[lh]|\x1b\[1A")  # cursor hidden / shown, cursor up (the transient clear)

@@ -28,8 +28,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cli_errors import Kg, assert_lines, envelope, kg, no_usable, work  # noqa: F401 - kg is a fixture
 
-from kg.pipeline.tuning import Tuning
 from kg.ingest import read
+from kg.pipeline.tuning import Tuning
 
 KG = str(Path(sys.executable).parent / "kg")
 INTERRUPTED = "error: interrupted; the workspace graph and the outputs are as they were; run the build again"

@@ -22,15 +22,15 @@ from conftest import ROOT, SAMPLES, SEEDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.pipeline import stream
-from kg.pipeline.memory import build_graph
-from kg.pipeline.stream import build_stream
-from kg.pipeline.tuning import Tuning
 from kg.cli import main
 from kg.errors import KgError
 from kg.infra import extsort
 from kg.ingest import read
 from kg.map.context import Context, ContextSpec
+from kg.pipeline import stream
+from kg.pipeline.memory import build_graph
+from kg.pipeline.stream import build_stream
+from kg.pipeline.tuning import Tuning
 from kg.rdf.ids import DEFAULT_BASE
 from kg.rdf.terms import lit
 from kg.validate import data_graph, load_shapes, validate, validate_sharded

@@ -34,8 +34,8 @@ from conftest import SAMPLES, SEEDS
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
-from kg.pipeline.memory import build_graph
 from kg.map.context import Context
+from kg.pipeline.memory import build_graph
 from kg.validate import Report, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
 
 BASE = "https://w3id.org/crossref-kg/"

@@ -124,8 +124,8 @@ def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.Mon
     validated by both engines, the suite's default, which must agree; the shards by the default engine.)"""
     from conftest import SAMPLES
 
-    from kg.pipeline.memory import build_graph
     from kg.map.context import Context
+    from kg.pipeline.memory import build_graph
     from kg.validate import data_graph, load_shapes, validate, validate_sharded
 
     ctx = Context.create()

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from rdflib import Graph, URIRef
 
-from ..pipeline.tuning import Tuning
 from ..infra.workers import quiet_worker, run_shards
+from ..pipeline.tuning import Tuning
 from ..rdf.ids import SHARED_GRAPHS
 from ..rdf.nquads import graph_of, split_quad, triple_key
 from .engine import validate, validate_lines
