@@ -119,7 +119,8 @@ def turtle(graph_big: Path, graph_small: Path, work: Path) -> dict:
 
 def _triples(graph: Path):  # noqa: ANN202
     sys.path.insert(0, str(ROOT))
-    from kg.rdf.nquads import canonical_lines, triples_from_quads
+    from kg.rdf.io import canonical_lines
+    from kg.rdf.nquads import triples_from_quads
     return triples_from_quads(canonical_lines(graph))
 
 

@@ -400,7 +400,8 @@ def virtuoso_run(graph: Path, folder: Path, queries: dict[str, str],
     kg export -f nt writes); seconds and rows per query, and (triples, seconds) of the bulk load."""
     from kg.errors import QueryError
     from kg.query.backends import query_endpoint
-    from kg.rdf.nquads import canonical_lines, triples_from_quads
+    from kg.rdf.io import canonical_lines
+    from kg.rdf.nquads import triples_from_quads
 
     server = virtuoso_server.Server(folder)
     out: dict[str, tuple[float, int] | None] = {}

@@ -20,15 +20,8 @@ import orjson
 
 from .errors import UsageError
 from .infra import outputs
-from .rdf.nquads import (
-    FORMAT_ALIASES,
-    canonical_lines,
-    format_named,
-    graph_extensions,
-    split_quad,
-    split_triple,
-    triples_from_quads,
-)
+from .rdf.io import canonical_lines, format_named, graph_extensions
+from .rdf.nquads import graph_first, split_graph_first, split_triple, triples_from_quads
 from .rdf.terms import literal_parts
 from .rdf.vocab import RDF, Prefixer
 from .resources import data_file
@@ -37,14 +30,12 @@ RDF_TYPE = RDF.type
 FORMATS = {
     "turtle": ".ttl", "json-ld": ".jsonld", "nt": ".nt", "nquads": ".nq", "trig": ".trig", "xml": ".rdf",
 }
-ALIASES = FORMAT_ALIASES  # (the readers' table: what kg writes under a name it reads back under that name)
-QUAD_FORMATS = ("nquads", "trig")
 _XML_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-.]*$")
 
 
 def resolve_format(fmt: str | None, output: str | None) -> str:
     """The format named by --format, else by the output's extension (the extensions the graph readers take,
-    ``kg.rdf.nquads.graph_extensions``), else Turtle (no extension, or standard output); an extension of no RDF
+    ``kg.rdf.io.graph_extensions``), else Turtle (no extension, or standard output); an extension of no RDF
     format is a UsageError."""
     if fmt:
         key = format_named(fmt)
@@ -155,22 +146,15 @@ def write_trig(lines: Iterable[str], fh: IO[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="kg-trig-") as scratch:
         sorter = Sorter(Path(scratch), "trig")
         for line in lines:
-            q_s, q_p, q_o, q_g = split_quad(line)
-            sorter.add(f"{q_g} {q_s} {q_p} {q_o}\n")
+            sorter.add(graph_first(line))
         sorter.spill()
         body = _Body(px)
-        quads = (_graph_first(x) for x in merge_runs(sorter.runs, Path(scratch)))
+        quads = map(split_graph_first, merge_runs(sorter.runs, Path(scratch)))
         for g, group in groupby(quads, key=lambda q: q[0]):
             text = "".join(_turtle_body(((q_s, q_p, q_o) for _g, q_s, q_p, q_o in group), px, indent="    "))
             body.write(f"{px.turtle_term(g)} {{\n{text.rstrip()}\n}}\n\n")
         fh.write(_prefix_header(px, body.used))
         body.copy_to(fh)
-
-
-def _graph_first(line: str) -> tuple[str, str, str, str]:
-    g, rest = line.rstrip("\n").split(" ", 1)
-    q_s, q_p, q_o = rest.split(" ", 2)
-    return g, q_s, q_p, q_o
 
 
 def context() -> dict:

@@ -35,7 +35,7 @@ from . import __version__
 from .errors import InputError, KgError, UsageError
 from .infra import faults, net
 from .infra.outputs import atomic_writer
-from .ingest.normalize import normalize_doi
+from .ingest.identifiers import normalize_doi
 from .ingest.read import display_path, iter_records
 from .ingest.works import each_work
 from .map.context import Context

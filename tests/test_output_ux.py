@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kg.cli import main
-from kg.rdf.nquads import graph_extensions
+from kg.rdf.io import graph_extensions
 
 GRAPH = """\
 <https://doi.org/10.1145/2024716.2024718> <https://schema.org/name> "A very long title about profiling parallel programs on many cores" .

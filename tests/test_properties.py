@@ -577,6 +577,6 @@ def test_reader_never_raises_on_arbitrary_bytes(tmp_path_factory: pytest.TempPat
 @example("a\x1fb")
 @example("a\x7fb")
 def test_the_fast_paths_of_clean_and_squash_give_what_the_regular_expressions_give(text: str) -> None:
-    from kg.ingest.normalize import _BAD_CHARS, _WS, clean, squash
+    from kg.ingest.text import _BAD_CHARS, _WS, clean, squash
     assert clean(text) == _BAD_CHARS.sub("", text)
     assert squash(text) == _WS.sub(" ", _BAD_CHARS.sub("", text)).strip()

@@ -219,7 +219,7 @@ def test_defect_beside_good_record(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_reversed_page_range_has_no_start_or_end_page() -> None:
-    from kg.ingest.normalize import page_bounds
+    from kg.ingest.text import page_bounds
     assert page_bounds("200-100") == (None, None, True)
     assert page_bounds("0099-100") == ("0099", "100", False)
     assert page_bounds("e1234") == ("e1234", None, False)
@@ -229,7 +229,7 @@ def test_reversed_page_range_has_no_start_or_end_page() -> None:
 
 
 def test_datetime_ok_is_xsd_datetime() -> None:
-    from kg.ingest.normalize import datetime_ok
+    from kg.ingest.dates import datetime_ok
     assert datetime_ok("2024-02-29T23:59:59.123Z") and datetime_ok("2024-01-01T00:00:00+14:00")
     for bad in ("2023-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-01-01T00:00:60Z",
                 "0000-01-01T00:00:00Z", "2024-01-01T00:00:00+15:00", "2024-13-01T00:00:00Z", "٢٠٢٤-01-01T00:00:00Z"):

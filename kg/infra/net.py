@@ -94,10 +94,6 @@ def _port(parts: object) -> int:
     return port if port is not None else (443 if parts.scheme == "https" else 80)  # type: ignore[attr-defined]
 
 
-def thousands(n: int) -> str:
-    return f"{n:,}"
-
-
 class _Deadline:
     """Shuts down every socket of a request when ``seconds`` have passed since it started."""
 

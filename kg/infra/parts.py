@@ -61,12 +61,6 @@ def location(folder: Graph | Location) -> Location:
     return folder if isinstance(folder, Location) else Location(folder)
 
 
-def is_parts(path: Graph) -> bool:
-    """Whether ``path`` is a folder meant as a partitioned graph (a manifest, or parts, inside)."""
-    loc = location(path)
-    return loc.is_folder() and (loc.exists(MANIFEST) or any(n.startswith("part-") for n in loc.names()))
-
-
 def exists(graph: Graph) -> bool:
     """Whether a graph file or parts folder (a path or a URL) is there."""
     return location(graph).exists() if is_url(graph) else Path(graph).exists()

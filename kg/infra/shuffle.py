@@ -71,10 +71,6 @@ class Writer:
         self.fh.close()
         return size
 
-    def abort(self) -> None:
-        self.fh.close()
-        self.path.unlink(missing_ok=True)
-
 
 def index(where: Location, name: str) -> dict[Section, list[tuple[int, int]]]:
     """The index of a shuffle file: its sections and where their frames are."""

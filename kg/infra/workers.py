@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from ..errors import KgError
@@ -177,6 +177,22 @@ def _counted(answers: Iterable[T], on_done: Callable[[int], None] | None) -> lis
         if on_done is not None:
             on_done(len(out))
     return out
+
+
+def chunks(items: Iterable[A], size: int) -> Iterator[list[A]]:
+    """The items in lists of ``size`` (the last maybe shorter), made as they are taken: the tasks of a pool.
+
+    >>> list(chunks(range(5), 2))
+    [[0, 1], [2, 3], [4]]
+    """
+    chunk: list[A] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 PR_SET_PDEATHSIG = 1

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import KgError, UsageError
 from ..infra import faults, ranges
+from ..infra.extsort import fan_in
 from ..infra.location import Location
 from ..ingest.read import Input, expand_paths, is_url, url_files
 from ..map.context import ContextSpec
@@ -30,7 +31,7 @@ from ..refs.topics import unused_overrides
 from . import partitioned
 from .memory import Report
 from .partitioned import Done, Plan
-from .stream import SampleFilter, fan_in, run_records
+from .stream import SampleFilter, run_records
 from .tuning import Tuning
 
 # Dask's own monitors, as a local cluster runs them: a worker's statistical profiler (a stack sample every 10 ms),

@@ -45,11 +45,12 @@ from ..infra import faults, ranges, shuffle
 from ..infra.extsort import Sorter, merge_blocks, merge_into, merge_runs
 from ..infra.location import Location
 from ..infra.parts import gzip_writer, part_name
+from ..infra.workers import chunks
 from ..ingest.read import Ignored, fetch_file, is_url, iter_file
 from ..map.context import Context, ContextSpec
 from ..map.shared import Used, cited_triples, merge_shared, shared_lines
 from ..rdf.ids import Minter
-from ..rdf.nquads import count_triples, quads
+from ..rdf.nquads import count_triples, quads, triple_bytes
 from ..refs.resolve import CitedInfo, first_word
 from ..refs.resolve_disk import DiskResolver, Lookup, connect
 from . import facts, stream
@@ -140,7 +141,7 @@ def _input(plan: Plan, f: int, work: Path) -> Iterator[Path]:
 
 
 def _items(f: int, shown: str, path: Path, explicit: bool, tuning: Tuning,
-           notes: list[str] | None) -> Iterator[tuple[int, Any, None]]:
+           notes: list[str] | None) -> Iterator[tuple[int, Any, frozenset[int] | None]]:
     """The chunk items of input file ``f``, numbered (f << ITEM_BITS | item) << SHIFT."""
     for k, item in enumerate(iter_file(shown, path, explicit, lazy=True, stream_above=tuning.stream_above)):
         if k >> ITEM_BITS:
@@ -168,7 +169,7 @@ def scan(plan: Plan, f: int) -> Done:
     records = 0
     with workdir(plan) as work, _input(plan, f, work) as path:
         out = shuffle.Writer(work / "scan.shf")
-        for chunk in stream._chunks(_items(f, shown, path, explicit, tuning, notes), tuning.chunk):
+        for chunk in chunks(_items(f, shown, path, explicit, tuning, notes), tuning.chunk):
             for a in stream.scan_chunk(ctx, chunk):
                 if isinstance(a, ScanFailed):
                     events.append(("error", a.line))
@@ -246,7 +247,7 @@ def dedupe(plan: Plan, b: int) -> Done:
 
 def _batches(rows: Iterable[Any]) -> Iterator[list[Any]]:
     """The rows of a shuffle table handed on 5,000 at a time (the local build's chunking)."""
-    return stream._chunks(rows, 5000)
+    return chunks(rows, 5000)
 
 
 def _dropped(plan: Plan, db: sqlite3.Connection) -> None:
@@ -477,8 +478,8 @@ def map_file(plan: Plan, f: int, size: int) -> Done:
         (work / "runs").mkdir()
         fact_rows = Sorter(work, "fact-rows")
         chunk_runs: list[Path] = []
-        chunks = stream._chunks(stream._kept(_items(f, shown, path, explicit, tuning, None), kept), size)
-        for c, chunk in enumerate(chunks):
+        kept_chunks = chunks(stream.kept_items(_items(f, shown, path, explicit, tuning, None), kept), size)
+        for c, chunk in enumerate(kept_chunks):
             answer = stream.map_chunk(ctx, lookup, work / "runs", plan.sample, f << 20 | c, chunk)
             records += answer.records
             sampled.extend(answer.sampled)
@@ -609,7 +610,7 @@ def part(plan: Plan, k: int, lo: bytes | None, hi: bytes | None, runs: list[tupl
                 got = block.split(b"\n")
                 got.pop()  # (empty: the block ends with a line break)
                 if first is None and got:
-                    first = got[0].rpartition(b" <")[0]
+                    first = triple_bytes(got[0])
                 lines += len(got)
                 count, last = count_triples(got, last)
                 triples += count

@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..infra import faults
 from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from ..infra.outputs import alive
-from ..infra.workers import quiet_worker
+from ..infra.workers import chunks, quiet_worker
 from ..ingest.normalize import normalize
 from ..ingest.read import Ignored, Input, LazyLine, iter_records
 from ..ingest.works import Item, each_work
@@ -230,17 +230,6 @@ def run_records(records: int, width: int, tuning: Tuning) -> int:
     return max(tuning.chunk, min(tuning.run_growth * tuning.chunk, -(-records // room)))
 
 
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    chunk: list[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
 def _numbered(inputs: list[Input], report: Report | None, stream_above: int) -> Iterator[tuple[int, Any, None]]:
     """Chunk items of every record, or of every line of a large JSON Lines file (a ``LazyLine``; see
     ``_expanded``); with ``report``, notes go there and read errors come too, else they are left out."""
@@ -252,7 +241,8 @@ def _numbered(inputs: list[Input], report: Report | None, stream_above: int) -> 
             yield n << SHIFT, item, None
 
 
-def _kept(items: Iterator[tuple[int, Any, None]], kept: set[int]) -> Iterator[tuple[int, Any, frozenset[int] | None]]:
+def kept_items(items: Iterable[tuple[int, Any, frozenset[int] | None]],
+               kept: set[int]) -> Iterator[tuple[int, Any, frozenset[int] | None]]:
     """The items that hold kept records; a line of a large JSON Lines file with the numbers of those it holds."""
     offsets: dict[int, set[int]] = {}
     for seq in kept:
@@ -300,7 +290,7 @@ def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, r
     """Pass 1 in a local pool: see ``take_scanned``."""
     pool = _pool(jobs, (spec,))
     try:
-        answers = _run(pool, _scan, _chunks(_numbered(inputs, report, tuning.stream_above), tuning.chunk), jobs)
+        answers = _run(pool, _scan, chunks(_numbered(inputs, report, tuning.stream_above), tuning.chunk), jobs)
         return take_scanned(answers, resolver, report, problem, on_progress)
     finally:
         if pool is not None:
@@ -352,7 +342,7 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
     if on_progress:
         on_progress("map", 0, len(kept))
     try:
-        tasks = enumerate(_chunks(_kept(_numbered(inputs, None, tuning.stream_above), kept),
+        tasks = enumerate(chunks(kept_items(_numbered(inputs, None, tuning.stream_above), kept),
                                   run_records(len(kept), width, tuning)))
         for answer in _run(pool, _map, tasks, jobs):
             result.sampled.extend(answer.sampled)

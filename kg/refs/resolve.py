@@ -25,7 +25,6 @@ from ..rdf.ids import Minter, name_key
 from .parse import ParsedRef, fold, name_tokens, parse_reference, title_key
 
 FUZZY_THRESHOLD = 0.93
-LOW_SCORE = 0.8  # resolutions below this are listed for review by the `unresolved` query
 DATA_PREFIXES = ("10.5061/", "10.6084/", "10.17632/", "10.7910/", "10.2210/", "10.15468/", "10.1594/", "10.5066/")
 
 

@@ -22,7 +22,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, SKOS
 
 from ..errors import InputError
-from ..ingest.normalize import normalize_doi
+from ..ingest.identifiers import normalize_doi
 from ..model import Work
 from ..rdf.terms import token_value
 from ..rdf.vocab import KG, TOPIC

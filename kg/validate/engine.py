@@ -20,6 +20,7 @@ from ..rdf.convert import rdflib_triples
 from ..rdf.nquads import triples_text
 from . import core as validate_core
 from . import sparql as validate_sparql
+from .data import flatten
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries, run, validate_pyshacl
 from .report import Report, add_hit, add_result, collect, copy_path, core_result, ordered, sparql_result
 from .shapes import load_shapes
@@ -141,7 +142,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
         results = collect(report, shapes)
     triples = iter(data) if data is not None else rdflib_triples(lines or [], native.known)
     hits = native.run(native.data(triples, data, prefixes), only)
-    results.extend(core_result(core, shapes, hit) for hit in validate_core.flatten(hits))
+    results.extend(core_result(core, shapes, hit) for hit in flatten(hits))
     conforms = conforms and not hits
     raw = []
     if checks:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import orjson
 
 from ..rdf.ids import Minter
-from ..rdf.nquads import graph_of
+from ..rdf.nquads import graph_of, subject_of
 from ..rdf.terms import iri
 from .report import RANK, SEVERITIES, Report, Result
 
@@ -101,7 +101,7 @@ def violating_records(report: Report, lines: Iterable[str] | None, base: str) ->
     if lines is not None:
         tokens = {"<" + f + ">" for f in focus}
         for line in lines:
-            if line.split(" ", 1)[0] in tokens:
+            if subject_of(line) in tokens:
                 g = graph_of(line)
                 if g.startswith(prefix) and g not in shared:
                     dois.add(unquote(g[len(prefix):-1]))

@@ -11,7 +11,7 @@ from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
 if TYPE_CHECKING:
-    from .core import Hit
+    from .data import Hit
     from .sparql import RawResult
 
 SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}

@@ -20,7 +20,7 @@ from rdflib import Graph, URIRef
 from ..infra.workers import quiet_worker, run_shards
 from ..pipeline.tuning import Tuning
 from ..rdf.ids import SHARED_GRAPHS
-from ..rdf.nquads import graph_of, split_quad, triple_key
+from ..rdf.nquads import graph_of, split_quad, subject_of, triple_key
 from .engine import validate, validate_lines
 from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Report, Result, ordered
@@ -49,11 +49,11 @@ class ShardPlan:
         self.shared = [line for g in sorted(shared_graphs) for line in self.by_graph.pop(g, [])]
         self.shared_by_subject: dict[str, list[str]] = defaultdict(list)
         for line in self.shared:
-            self.shared_by_subject[line.split(" ", 1)[0]].append(line)
+            self.shared_by_subject[subject_of(line)].append(line)
         subject_graphs: dict[str, set[str]] = defaultdict(set)
         for g, ls in self.by_graph.items():
             for line in ls:
-                subject_graphs[line.split(" ", 1)[0]].add(g)
+                subject_graphs[subject_of(line)].add(g)
         self.multi = {s for s, gs in subject_graphs.items() if len(gs) > 1}
         self.backwards = inverse_predicates(folder)
         self.deep: tuple[set[str], set[str]] | None = None
@@ -173,21 +173,22 @@ class ShardPlan:
         return list(kept.values())
 
 
-def validate_sharded(lines: list[str], shapes_dir_: Path | None, shared_graphs: set[str],
+def validate_sharded(lines: list[str], folder: Path | None, shared_graphs: set[str],
                      shard_size: int = 50, jobs: int = 1, reach: Reach = deep_predicates,
                      on_progress: Progress | None = None) -> Report:
-    """Validate canonical N-Quads lines record by record, in shards of ``shard_size`` records (or homes) that
-    ``jobs`` workers validate in parallel (see the module's docstring). ``reach`` says what the shapes read
+    """Validate canonical N-Quads lines against the shapes in ``folder`` (None: the built-in ones) record by
+    record, in shards of ``shard_size`` records (or homes) that ``jobs`` workers validate in parallel (see the
+    module's docstring). ``reach`` says what the shapes read
     beyond a node (None: more than the analysis follows, so whole home graphs are validated together).
     ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
-    plan = ShardPlan(lines, shapes_dir_, shared_graphs, reach)
-    shapes = load_shapes(shapes_dir_) if jobs <= 1 else None  # (workers parse them once each)
+    plan = ShardPlan(lines, folder, shared_graphs, reach)
+    shapes = load_shapes(folder) if jobs <= 1 else None  # (workers parse them once each)
     on_done = None
     if on_progress is not None:
         total = plan.count(shard_size)
         on_progress(STAGE, 0, total, UNIT)
         on_done = partial(_done, on_progress, total)
-    parts = run_shards(partial(_check_shard, shapes_dir_, shapes), plan.shards(shard_size), jobs, quiet_worker,
+    parts = run_shards(partial(_check_shard, folder, shapes), plan.shards(shard_size), jobs, quiet_worker,
                        on_done)
     multi_plain = {m[1:-1] for m in plan.multi}
     results: set[Result] = set()

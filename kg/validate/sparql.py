@@ -25,7 +25,7 @@ from rdflib.term import Identifier, Node
 
 from ..rdf.convert import ox_term, rdflib_term
 from ..rdf.nquads import triples_text
-from .core import sorted_terms
+from .shape import INERT, implicit_class, sorted_terms
 
 _NESTING = (SH.node, SH["and"], SH["or"], SH["not"], SH.xone, SH.qualifiedValueShape, SH.property, RDF.first)
 _TARGETS = {SH.targetClass: "class", SH.targetSubjectsOf: "subjects", SH.targetObjectsOf: "objects",
@@ -113,9 +113,8 @@ def _eligible(shapes: Graph, shape: Node, constraint: Node) -> bool:
         return False  # one result message per result, as the report keeps
     if any(p not in _OWN and str(p).startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
-    from .core import _INERT, implicit_class
     custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
-    if any(p in custom or (p not in _INERT and not str(p).startswith(str(SH))) for p in shapes.predicates(shape)):
+    if any(p in custom or (p not in INERT and not str(p).startswith(str(SH))) for p in shapes.predicates(shape)):
         return False  # a custom constraint component's parameter, or a predicate not known to be inert: the shape
         # goes to pySHACL whole
     if implicit_class(shapes, shape):
