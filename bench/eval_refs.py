@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     if "samples" in sets:
         top = {(orjson.loads(f.read_bytes()).get("message") or {}).get("DOI", "").lower()
                for f in sorted(SAMPLES.glob("*.json"))}
-        evaluate("shared samples", [str(SAMPLES)], sample_labels(), topic_labels(LABELS / "samples" / "topics.tsv"),
+        evaluate("real samples", [str(SAMPLES)], sample_labels(), topic_labels(LABELS / "samples" / "topics.tsv"),
                  args.show_errors, top)
     return 0
 

@@ -53,7 +53,8 @@ SYNTH_GRAPH = "https://example.org/crossref-kg/synth-1k"
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt") or shutil.which("isql-v")
 if not (VIRTUOSO and ISQL):
-    pytest.skip("Virtuoso is not installed (virtuoso-t and isql-vt; Debian: apt-get install virtuoso-opensource)",
+    pytest.skip("Virtuoso is not installed (virtuoso-t and isql-vt); the README's test command does not install it: "
+                "'apt-get install virtuoso-opensource' (Debian; .ci/run does)",
                 allow_module_level=True)
 
 # The README's minimal virtuoso.ini: both ports on 127.0.0.1, every file in one folder, the folder bulk loads
