@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compare what the graph knows with the hand-made labels of tests/data/labels/, per labelled set.
 
-Two sets, reported separately: the seeds (``seeds/``, labels ``tests/data/labels/*.tsv``) and the shared samples
-(``../shared/crossref-samples/``, labels ``tests/data/labels/samples/``). For each set:
+Two sets, reported separately: the seeds (``seeds/``, labels ``tests/data/labels/*.tsv``) and the real samples
+(``tests/data/samples/``, labels ``tests/data/labels/samples/``). For each set:
 
 - tool recognition on references whose text names the tool (precision and recall: a reference counts once
   per tool its label or the graph gives it), and recall on DOI-only references labelled with a tool;
@@ -36,7 +36,7 @@ from kg.refs.parse import fold  # noqa: E402
 from kg.refs.tools import Catalogue  # noqa: E402
 
 LABELS = ROOT / "tests" / "data" / "labels"
-SAMPLES = ROOT.parent / "shared" / "crossref-samples"
+SAMPLES = ROOT / "tests" / "data" / "samples"
 SIDES = ("performance-analysis", "compilers")
 
 QUERY = """
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     if "samples" in sets:
         top = {(orjson.loads(f.read_bytes()).get("message") or {}).get("DOI", "").lower()
                for f in sorted(SAMPLES.glob("*.json"))}
-        evaluate("shared samples", [str(SAMPLES)], sample_labels(), topic_labels(LABELS / "samples" / "topics.tsv"),
+        evaluate("real samples", [str(SAMPLES)], sample_labels(), topic_labels(LABELS / "samples" / "topics.tsv"),
                  args.show_errors, top)
     return 0
 

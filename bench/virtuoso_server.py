@@ -1,5 +1,5 @@
 """A throwaway Virtuoso for the query benchmark: started on free ports of 127.0.0.1 in a folder of its own, loaded
-with one N-Triples file by the bulk loader (as the README says), stopped and removed after.
+with one N-Triples file by the bulk loader (as docs/scale.md says), stopped and removed after.
 
 The same steps as ``tests/test_virtuoso.py`` (which checks the answers); here only the seconds count. A query that
 runs past the client's timeout has the server killed and started again on the same database (Virtuoso would go on

@@ -1,4 +1,6 @@
-"""Shared test fixtures: paths to the seeds, the shared samples and vocabularies; golden regeneration flag."""
+"""Shared test fixtures: paths to the seeds and to the test data of tests/data/ (the real Crossref samples, the
+official vocabularies, the W3C SHACL test suite; each folder says its source and licence); the golden regeneration
+flag."""
 
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"
 SEEDS = ROOT / "seeds"
-SAMPLES = SHARED / "crossref-samples"
-VOCAB = SHARED / "vocab"
-CHECK_VOCAB = SHARED / "tools" / "check_vocab.py"
+SAMPLES = DATA / "samples"
+VOCAB = DATA / "vocab"
+W3C_SHACL = DATA / "w3c-shacl" / "data-shapes-test-suite" / "tests"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

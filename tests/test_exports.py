@@ -1,5 +1,5 @@
 """Every export is the graph: each format, read back by independent parsers (Oxigraph, and pyld for JSON-LD),
-holds exactly the workspace graph's triples (quads for the quad formats), on the seeds, the shared samples and
+holds exactly the workspace graph's triples (quads for the quad formats), on the seeds, the real samples and
 generated records whose IRIs look like prefixed names, use every character an IRI allows, or are very long;
 foreign graphs with blank nodes export without loss; a graph with an 8 MB+ literal is read back by kg."""
 

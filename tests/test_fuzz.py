@@ -1,4 +1,4 @@
-"""A fuzz corpus: real records (seeds/ and the shared samples) mutated and built in batches.
+"""A fuzz corpus: real records (seeds/ and the real samples of tests/data/samples/) mutated and built in batches.
 
 Mutations: dropped keys, swapped types, nulls, odd Unicode, huge strings, deep nesting, bad IRIs, dates and
 digits, duplicated DOIs. Every batch (a JSON Lines file of mutated records plus two good real records) is built

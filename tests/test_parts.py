@@ -161,7 +161,8 @@ def test_nt_parts_of_a_graph_file(homes: tuple[Path, Path], tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_nt_parts_bulk_load_into_virtuoso(homes: tuple[Path, Path], tmp_path: Path) -> None:
-    """The README's steps: the N-Triples parts into Virtuoso with ld_dir + rdf_loader_run, every part, every triple."""
+    """The steps of docs/cluster.md: the N-Triples parts into Virtuoso with ld_dir + rdf_loader_run, every part and
+    triple."""
     from test_virtuoso import start_virtuoso  # (skips this test where Virtuoso is not installed)
     _local, cluster = homes
     server = start_virtuoso(tmp_path / "virtuoso")

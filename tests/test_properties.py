@@ -1,6 +1,6 @@
 """Property-based tests for the reader, normalize and the mappers/exporters.
 
-Real Crossref records (the seeds and a few shared samples) are mutated by hypothesis: fields removed,
+Real Crossref records (the seeds and a few real samples) are mutated by hypothesis: fields removed,
 values of the wrong type, odd unicode, huge strings, IRI-illegal characters in DOIs and URLs. For every
 mutated record the library must either reject it with a clean one-line ``InputError`` or produce output
 that every RDF parser accepts, in every export format, without blank nodes. Nothing else may happen.
@@ -32,7 +32,7 @@ from kg.model import Source
 
 HERE = Path(__file__).resolve()
 SEEDS_DIR = HERE.parents[1] / "seeds"
-SAMPLES_DIR = HERE.parents[2] / "shared" / "crossref-samples"
+SAMPLES_DIR = HERE.parent / "data" / "samples"
 SAMPLE_NAMES = (  # small and varied: references with DOIs, funders, licences, relations, project, [[null]] dates
     "preprint_751156.json",
     "article_elife.01567.json",
@@ -166,7 +166,7 @@ CTX = Context.create()
 
 def test_real_records_are_loaded() -> None:
     assert sum(1 for n, _ in RECORDS if n.endswith(".txt")) == 4
-    assert len(RECORDS) >= 6, f"expected the shared samples next to the project: {SAMPLES_DIR}"
+    assert len(RECORDS) >= 6, f"expected the real samples in {SAMPLES_DIR}"
 
 
 # ---------------------------------------------------------------- the property checked for every record

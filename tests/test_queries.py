@@ -116,7 +116,7 @@ def seed(tmp_path_factory: pytest.TempPathFactory) -> Seed:
 
 @pytest.fixture(scope="module")
 def endpoint(seed: Seed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``oxigraph serve`` on 127.0.0.1 loaded as the README says (the N-Triples export: the merge of all
+    """A real ``oxigraph serve`` on 127.0.0.1 loaded as docs/scale.md says (the N-Triples export: the merge of all
     graphs, so the default graph is a set of triples as on every other backend); its /query URL."""
     exe = _oxigraph_cli()
     location = tmp_path_factory.mktemp("server") / "store"

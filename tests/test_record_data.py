@@ -1,7 +1,7 @@
 """A record's data never blocks a build: one case per shape constraint that record data can break.
 
-Each case takes a real record (the shared eLife sample), gives it a DOI of its own and one defect a shape in
-shapes/ would reject, and builds it beside a good real record (the shared DIN standard sample). The build
+Each case takes a real record (the eLife sample), gives it a DOI of its own and one defect a shape in
+shapes/ would reject, and builds it beside a good real record (the DIN standard sample). The build
 exits 0 (1 when the defect makes the record unusable: a DOI that is no DOI), prints exactly the one-line
 warning, keeps the good record, keeps the publisher's value where the issue asks for it (kg:asWritten, or the
 page-range literal), and the graph conforms (validation runs on the whole graph: a violation would exit 3).

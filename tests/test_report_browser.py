@@ -12,8 +12,9 @@ from test_report import Seed, report, seed  # noqa: F401 - the module fixtures
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
-pytestmark = pytest.mark.skipif(not available(), reason="no Chromium at /usr/bin/chromium (or KG_CHROMIUM); "
-                                "install it with 'apt-get install -y chromium' (.ci/run does)")
+pytestmark = pytest.mark.skipif(not available(), reason="no Chromium at /usr/bin/chromium (or KG_CHROMIUM); the "
+                                "README's test command does not install it: 'apt-get install -y chromium' (Debian; "
+                                ".ci/run does)")
 
 
 @pytest.fixture(scope="module")

@@ -47,7 +47,7 @@ def synth(n: int, out: Path) -> Path:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """120 synthetic records (recurring people, venues and cited works), a duplicate DOI deposited later,
-    the seeds and the shared samples."""
+    the seeds and the real samples."""
     folder = tmp_path_factory.mktemp("corpus")
     synthetic = synth(120, folder / "synthetic.jsonl")
     later = json.loads(synthetic.read_text(encoding="utf-8").splitlines()[0])

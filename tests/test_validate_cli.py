@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import SEEDS
+from conftest import SEEDS, W3C_SHACL
 from rdflib import Graph
 from rdflib.namespace import SH
 
@@ -120,7 +120,7 @@ def test_build_with_violations_exits_3_and_keeps_the_workspace(run, tmp_path: Pa
 
 def test_sharded_validation_gives_the_whole_graph_report(monkeypatch: pytest.MonkeyPatch) -> None:
     """Validating record by record (in shards, in parallel) gives the same results as the whole graph, on the
-    seeds and on every shared sample, including nodes that several records describe. (The whole graph is
+    seeds and on every real sample, including nodes that several records describe. (The whole graph is
     validated by both engines, the suite's default, which must agree; the shards by the default engine.)"""
     from conftest import SAMPLES
 
@@ -225,7 +225,7 @@ def test_relative_iris_resolve_against_the_file(run, tmp_path: Path) -> None:  #
     assert [r["focus"] for r in doc["results"]] == [(tmp_path / "a").as_uri()]
 
 
-W3C = SEEDS.parent.parent / "shared" / "w3c-shacl" / "data-shapes-test-suite" / "tests"
+W3C = W3C_SHACL
 
 
 @pytest.mark.parametrize("case", ["core/property/property-001", "core/misc/severity-001", "core/misc/severity-002",

@@ -2,8 +2,8 @@
 
 A throwaway Virtuoso 7 (Debian's ``virtuoso-opensource``; ``.ci/run`` installs it) is started ONCE for the
 session on 127.0.0.1, on free ports, with its own database folder and a ``virtuoso.ini`` written here (the
-minimal one the README shows). The seeds' N-Triples export (``kg build`` of seeds/, then ``kg export -f nt``)
-is bulk-loaded into a named graph with ``ld_dir`` + ``rdf_loader_run`` over isql, exactly as the README says,
+minimal one docs/scale.md shows). The seeds' N-Triples export (``kg build`` of seeds/, then ``kg export -f nt``)
+is bulk-loaded into a named graph with ``ld_dir`` + ``rdf_loader_run`` over isql, exactly as docs/scale.md says,
 and every stored query (the ones ``kg queries`` lists) must give the same answer through
 ``kg query NAME --endpoint http://127.0.0.1:PORT/sparql --default-graph-uri GRAPH`` as through
 ``kg query NAME --store DIR``: the same CSV, rows in the same order (every stored query has a total ORDER BY),
@@ -53,10 +53,11 @@ SYNTH_GRAPH = "https://example.org/crossref-kg/synth-1k"
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt") or shutil.which("isql-v")
 if not (VIRTUOSO and ISQL):
-    pytest.skip("Virtuoso is not installed (virtuoso-t and isql-vt; Debian: apt-get install virtuoso-opensource)",
+    pytest.skip("Virtuoso is not installed (virtuoso-t and isql-vt); the README's test command does not install it: "
+                "'apt-get install virtuoso-opensource' (Debian; .ci/run does)",
                 allow_module_level=True)
 
-# The README's minimal virtuoso.ini: both ports on 127.0.0.1, every file in one folder, the folder bulk loads
+# The minimal virtuoso.ini of docs/scale.md: both ports on 127.0.0.1, every file in one folder, the folder bulk loads
 # may read, modest buffers (~80 MB), and no row cap or time cap on answers (the client's --timeout bounds them).
 INI = """\
 [Database]
@@ -126,7 +127,7 @@ class Virtuoso:
             return int(resp.read().decode().splitlines()[1])
 
     def load(self, nt: Path, graph: str) -> float:
-        """Bulk-load one N-Triples file into GRAPH as the README does (ld_dir, rdf_loader_run, checkpoint);
+        """Bulk-load one N-Triples file into GRAPH as docs/scale.md does (ld_dir, rdf_loader_run, checkpoint);
         the seconds it took. The file must be in the load folder (DirsAllowed)."""
         assert nt.parent == self.load_dir, nt
         start = time.monotonic()

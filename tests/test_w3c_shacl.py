@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import SHARED
+from conftest import W3C_SHACL
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH, Namespace
@@ -26,7 +26,7 @@ from kg.cli import main
 from kg.errors import KgError
 from kg.validate import Declined, validate
 
-SUITE = SHARED / "w3c-shacl" / "data-shapes-test-suite" / "tests"
+SUITE = W3C_SHACL
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 SHT = Namespace("http://www.w3.org/ns/shacl-test#")
 
