@@ -6,21 +6,18 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from ..fetch import MISSING_FILE, MISSING_NAMED
+from ..fetch import MISSING_FILE, MISSING_NAMED, Client
 from ..infra.text import plural
-from ..query.stored import described
+from ..query.stored import StoredQuery, described
 from ..rdf.ids import DOI_RESOLVER
-from ..validate import render_json, render_text, render_turtle, see_all, summary
+from ..validate import Report, render_json, render_text, render_turtle, see_all, summary
 
-if TYPE_CHECKING:  # (names for the type hints only)
+if TYPE_CHECKING:  # (names for the type hints only: the report's modules are not read at start-up)
     from pathlib import Path
 
     from ..api import Fetched
-    from ..fetch import Client
     from ..pipeline.run import Built
-    from ..query.stored import StoredQuery
     from ..report import Written
-    from ..validate import Report
 
 FETCH_COUNTS = ("fetched", "cached", "missing", "failed")  # the counts of a fetch, in the order shown
 ARXIV_DOI = DOI_RESOLVER + "10.48550/arxiv."  # DataCite's arXiv DOIs: Crossref holds no record of them

@@ -11,7 +11,7 @@ from ..query.backends import no_triples
 from ..rdf.nquads import read_graph_lines
 from ..workspace import workspace_source
 from .report import Report
-from .shards import validate_graphs as validate_lines_of
+from .shards import validate_graph_lines
 
 
 def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = None, jobs: int = 1,
@@ -31,4 +31,4 @@ def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = N
         if not got:
             raise no_triples(Path(src))  # (a parts folder at a URL holds triples: its manifest says so)
         lines.update(got)
-    return validate_lines_of(sorted(lines), shapes, jobs, engine, prefixes, on_progress)
+    return validate_graph_lines(sorted(lines), shapes, jobs, engine, prefixes, on_progress)

@@ -246,7 +246,7 @@ def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
     return {g for g in graphs if g.endswith(ends) and "graph/10." not in g}
 
 
-def validate_graphs(lines: list[str], shapes: Path | None = None, jobs: int = 1, engine: str | None = None,
+def validate_graph_lines(lines: list[str], shapes: Path | None = None, jobs: int = 1, engine: str | None = None,
                     prefixes: dict[str, str] | None = None, on_progress: Progress | None = None) -> Report:
     """Validate the sorted lines of graph files; with ``jobs`` > 1, record by record in parallel."""
     if jobs > 1:
