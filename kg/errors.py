@@ -47,3 +47,28 @@ class StrictStop(KgError):
 
     def __reduce__(self) -> tuple:  # (made again from its line when it comes back from a worker process)
         return type(self), (self.line,)
+
+
+class EnginesDiffer(KgError):
+    """Two SHACL engines asked for the same report (``KG_SHACL_ENGINE=both``) gave different results."""
+
+
+class Busy(KgError):
+    """Another live build holds the lock of a workspace or a store folder."""
+
+
+class BuildInterrupted(KgError):
+    """Ctrl-C (or SIGTERM) during a build; the message says whether the outputs are all old or all new."""
+
+    exit_code = 130
+
+    def __init__(self, committed: bool) -> None:
+        self.committed = committed
+        super().__init__("interrupted after every output was written; the workspace graph and the outputs are "
+                         "all new" if committed else
+                         "interrupted; the workspace graph and the outputs are as they were; run the build again")
+
+
+class FetchStopped(Exception):
+    """A request of ``kg fetch`` ended because the run is stopping (Ctrl-C or an error elsewhere) while it waited
+    for its turn or a retry. Not a ``KgError``: the user hears of what stopped the run, never of this."""

@@ -32,7 +32,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 import orjson
 
 from . import __version__
-from .errors import InputError, KgError, UsageError
+from .errors import FetchStopped, InputError, KgError, UsageError
 from .infra import faults, net
 from .infra.outputs import atomic_writer
 from .ingest.identifiers import normalize_doi
@@ -318,17 +318,13 @@ class _Retry(Exception):
         self.what, self.next = what, next_
 
 
-class Interrupted(Exception):
-    """The run was stopped (Ctrl-C or an error elsewhere) while this DOI waited for its turn or a retry."""
-
-
 class Client:
     """The one HTTP client of ``/works/{doi}``: polite, rate-limited, retrying, bounded (kg.infra.net: ``timeout``
     seconds for a whole request, at most ``max_bytes`` of answer, redirects only on the API's host, from http
     to https at most); safe to share between threads.
 
     ``sleep``, ``clock`` and ``rand`` can be replaced in tests; the default sleep ends the request with
-    ``Interrupted`` as soon as ``stop`` is set.
+    ``FetchStopped`` as soon as ``stop`` is set.
     """
 
     def __init__(self, api_url: str = DEFAULT_API_URL, mailto: str | None = None, timeout: float = 30.0,
@@ -360,7 +356,7 @@ class Client:
                 if backoff:
                     self._sleep(self.delay(attempt))
             if self.stop.is_set():
-                raise Interrupted(doi)
+                raise FetchStopped(doi)
             refused = self.limiter.acquire()
             if refused:
                 return Outcome(doi, "failed", refused)
@@ -407,7 +403,7 @@ class Client:
 
     def _nap(self, seconds: float) -> None:
         if self.stop.wait(seconds):
-            raise Interrupted("stopped while waiting")
+            raise FetchStopped("stopped while waiting")
 
     def delay(self, attempt: int) -> float:
         """Exponential backoff with full jitter: uniform in [0, min(max_backoff, backoff * 2^(attempt-1))]."""

@@ -82,7 +82,8 @@ def check_whole_build(raw: dict[str, Any]) -> None:
             (Path(tmp) / "good.json").write_text(json.dumps(GOOD), encoding="utf-8")
             problems: list[str] = []
             built, report = api.build([str(Path(tmp) / "fuzzed.json"), str(Path(tmp) / "good.json")],
-                                      validation="full", jobs=1, on_problem=lambda level, line: problems.append(line))
+                                      api.BuildOptions(validation="full", jobs=1,
+                                                       on_problem=lambda level, line: problems.append(line)))
             assert all("\n" not in p and "\r" not in p for p in problems), problems
             assert built.report.records + built.report.skipped == 2
             assert report is not None and report.count("Violation") == 0

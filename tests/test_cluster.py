@@ -12,22 +12,25 @@ import pytest
 from conftest import SAMPLES, SEEDS
 
 from kg import api
-from kg.errors import KgError
+from kg.api import BuildOptions
+from kg.cli.summary import render_validation
+from kg.errors import BuildInterrupted, KgError
 from kg.infra import parts
+from kg.workspace import workspace_source
 
 pytest.importorskip("distributed")
 
 
 def _local(inputs: list[str], home: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
     monkeypatch.setenv("KG_HOME", str(home))
-    api.build(inputs, jobs=1, validation="none")
+    api.build(inputs, BuildOptions(jobs=1, validation="none"))
     return (home / "graph.nq").read_bytes()
 
 
 def _cluster(inputs: list[str], home: Path, monkeypatch: pytest.MonkeyPatch, **kw: object) -> tuple[bytes, dict]:
     monkeypatch.setenv("KG_HOME", str(home))
     kw.setdefault("cluster", "local:2")
-    built, _ = api.build(inputs, validation="none", **kw)  # type: ignore[arg-type]
+    built, _ = api.build(inputs, BuildOptions(validation="none", **kw))  # type: ignore[arg-type]
     folder = parts.workspace_graph(home)
     assert folder == built.graph and folder.is_dir()
     data = b"".join(gzip.open(p).read() for p in parts.part_paths(folder))
@@ -73,9 +76,9 @@ def test_memory_inputs_scratch_and_parts(dask_threads: str, tmp_path: Path,
         local = _local(["memory://seeds-test"], tmp_path / "one", monkeypatch)
         assert b"memory:///seeds-test/" in local  # (the records' source is the URL they came from)
         monkeypatch.setenv("KG_HOME", str(tmp_path / "two"))
-        built, _ = api.build(["memory://seeds-test"], cluster=dask_threads, validation="none",
-                             scratch="memory://scratch", parts="memory://out/graph")
-        assert built.graph == "memory://out/graph" == api.workspace_source()
+        built, _ = api.build(["memory://seeds-test"], BuildOptions(cluster=dask_threads, validation="none",
+                                                                   scratch="memory://scratch", parts="memory://out/graph"))
+        assert built.graph == "memory://out/graph" == workspace_source()
         assert "".join(parts.lines("memory://out/graph")).encode() == local
         manifest = parts.read_manifest("memory://out/graph")
         assert manifest["inputs"] == ["memory://seeds-test"] and manifest["lines"] == local.count(b"\n")
@@ -114,7 +117,7 @@ def test_duplicate_dois_and_topic_overrides(dask_threads: str, tmp_path: Path,
     reports = []
     for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", dask_threads)):
         monkeypatch.setenv("KG_HOME", str(home))
-        built, _ = api.build([str(corpus)], jobs=1, validation="none", topics=topics, cluster=cluster)
+        built, _ = api.build([str(corpus)], BuildOptions(jobs=1, validation="none", topics=topics, cluster=cluster))
         reports.append(built.report)
     assert "".join(parts.lines(tmp_path / "two" / "parts")).encode() == (tmp_path / "one" / "graph.nq").read_bytes()
     one, two = reports
@@ -131,10 +134,10 @@ def test_sampled_validation(dask_threads: str, tmp_path: Path, monkeypatch: pyte
     rendered = []
     for home, cluster in ((tmp_path / "one", None), (tmp_path / "two", dask_threads)):
         monkeypatch.setenv("KG_HOME", str(home))
-        _built, report = api.build([str(SAMPLES)], jobs=1, validation="sample:6", cluster=cluster,
-                                   allow_invalid=True)
+        _built, report = api.build([str(SAMPLES)], BuildOptions(jobs=1, validation="sample:6", cluster=cluster,
+                                                                allow_invalid=True))
         assert report is not None
-        rendered.append(api.render_validation(report, "json", "info"))
+        rendered.append(render_validation(report, "json", "info"))
     assert rendered[0] == rendered[1] and json.loads(rendered[0])["results"]
 
 
@@ -143,8 +146,8 @@ def test_interrupted_build_leaves_no_manifest(stage: str, dask_threads: str, tmp
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
     monkeypatch.setenv("KG_FAULT", f"{stage}:INT")
-    with pytest.raises(api.Interrupted):
-        api.build([str(SEEDS)], cluster=dask_threads, validation="none", parts=tmp_path / "out")
+    with pytest.raises(BuildInterrupted):
+        api.build([str(SEEDS)], BuildOptions(cluster=dask_threads, validation="none", parts=tmp_path / "out"))
     assert not (tmp_path / "out").exists()
     assert not list(tmp_path.rglob(parts.MANIFEST)) and not (tmp_path / "ws" / "graph.parts").exists()
 
@@ -152,7 +155,7 @@ def test_interrupted_build_leaves_no_manifest(stage: str, dask_threads: str, tmp
 def test_bad_cluster_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KG_HOME", str(tmp_path / "ws"))
     with pytest.raises(KgError, match="local:N"):
-        api.build([str(SEEDS)], cluster="local:zero", validation="none")
+        api.build([str(SEEDS)], BuildOptions(cluster="local:zero", validation="none"))
 
 
 @pytest.mark.slow

@@ -29,6 +29,7 @@ from kg import __version__, api
 from kg import fetch as fetching
 from kg.cli.fetch import fetch as fetch_cmd
 from kg.fetch import Client, RateLimiter, doi_of_file, fetch_works, file_name, parse_doi, retry_after, works_url
+from kg.workspace import workspace_graph
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 DATA = Path(__file__).resolve().parent / "data" / "fetch"
@@ -559,9 +560,9 @@ ASK {{ GRAPH ?g {{ ?ref kg:referenceKey "{ref_key}" ; biro:references <https://d
 
 
 def links_pipedream(inputs: list[str], tools: list[Path]) -> bool:
-    api.build(inputs, validation="none", tools=tools)  # writes the workspace graph, $KG_HOME/graph.nq
+    api.build(inputs, api.BuildOptions(validation="none", tools=tuple(tools)))  # writes $KG_HOME/graph.nq
     store = pyoxigraph.Store()
-    store.load(path=str(api.workspace_graph()), format=pyoxigraph.RdfFormat.N_QUADS)
+    store.load(path=str(workspace_graph()), format=pyoxigraph.RdfFormat.N_QUADS)
     return bool(store.query(tool_link_query("e_1_3_2_1_46_1", PIPEDREAM, "pipedream")))
 
 

@@ -25,6 +25,7 @@ from kg.infra import extsort
 from kg.infra.workers import Forked
 from kg.pipeline import stream
 from kg.pipeline.tuning import Tuning
+from kg.workspace import workspace_graph
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTROL = re.compile(r"\x1b\[\?25[lh]|\x1b\[1A")  # cursor hidden / shown, cursor up (the transient clear)
@@ -92,7 +93,7 @@ def test_build_progress_on_a_terminal(records: Path, workspace: Path, monkeypatc
     assert res.exit_code == 0, res.output
     # the merge reports after each block: the lines written so far, from the graph written
     ends, size = [], 0
-    lines = api.workspace_graph().read_bytes().splitlines(keepends=True)
+    lines = workspace_graph().read_bytes().splitlines(keepends=True)
     for i, line in enumerate(lines, 1):
         size += len(line)
         if size >= extsort.PIPE_BUFFER or i == len(lines):
@@ -164,8 +165,8 @@ def test_the_sample_validated_beside_the_merge_reports_through_the_pipe(records:
     show, after the merge, in order."""
     monkeypatch.setenv("KG_SHACL_ENGINE", "fast")
     seen: list[tuple] = []
-    api.build([str(records)], validation="sample:40", jobs=2, on_progress=lambda *a: seen.append(a),
-              tuning=Tuning(shard_above=1000, shard_records=10))
+    api.build([str(records)], api.BuildOptions(validation="sample:40", jobs=2, on_progress=lambda *a: seen.append(a),
+                                               tuning=Tuning(shard_above=1000, shard_records=10)))
     after_merge = [a for a in seen if a[0] not in ("read", "resolve", "map", "merge")]
     assert after_merge[0] == ("validate", 0, after_merge[0][2], "shards")
     assert after_merge == [("validate", i, after_merge[0][2], "shards") for i in range(after_merge[0][2] + 1)]

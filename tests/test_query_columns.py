@@ -25,8 +25,10 @@ from rdflib.namespace import RDF, SKOS
 
 from kg import api
 from kg.cli import main
+from kg.query.output import render
 from kg.query.stored import Results, stored_queries
 from kg.report.source import Source
+from kg.workspace import fetch_command
 
 NAMES = sorted(stored_queries())
 GOLDEN = ROOT / "tests" / "golden" / "queries"
@@ -168,7 +170,7 @@ def test_a_table_of_untitled_cited_works_ends_with_the_fetch_command(seed: Path,
     graph = seed / "graph.nq"
     for name, params in (("most-cited", ["-p", "min-citing=2"]), ("cocited", [])):
         n, arxiv = _untitled(ok(seed, "query", name, *params, "-f", "csv"))
-        table = api.render(api.query(name, dict(p.split("=") for p in params[1::2]), [graph]), "table", None)
+        table = render(api.query(name, dict(p.split("=") for p in params[1::2]), [graph]), "table", None)
         note = NOTE.format(n=n, arxiv=arxiv)
         assert ok(seed, "query", name, *params) == table + note + SEEDS_FETCH + "\n"
         assert ok(seed, "query", name, *params, "-g", str(graph)) == table + note + INPUTS_NOTE + "\n"
@@ -211,7 +213,7 @@ def test_the_fetch_command_names_the_inputs_of_the_workspace(tmp_path: Path, mon
         (here / p).mkdir() if p in ("fetched", "more data") else (here / p).write_text("{}")
     monkeypatch.chdir(here)
     monkeypatch.setenv("KG_HOME", str(_workspace(tmp_path, [str(here / p) for p in inputs])))
-    assert api.fetch_command() == expected
+    assert fetch_command() == expected
     _parses(expected)
 
 
@@ -225,14 +227,14 @@ def test_the_fetch_command_without_inputs_to_name(tmp_path: Path, monkeypatch: p
     for i, (inputs, expected) in enumerate(cases):
         (tmp_path / f"case{i}").mkdir()
         monkeypatch.setenv("KG_HOME", str(_workspace(tmp_path / f"case{i}", inputs)))
-        assert api.fetch_command() == expected, inputs
+        assert fetch_command() == expected, inputs
     monkeypatch.chdir(tmp_path / "case0")  # an input outside the current folder: its absolute path
     (tmp_path / "abs").mkdir()
     monkeypatch.setenv("KG_HOME", str(_workspace(tmp_path / "abs", [str(outside)])))
-    assert api.fetch_command() == f"kg fetch --cited-by {outside} && kg build {outside} fetched"
-    assert api.fetch_command(on_workspace=False) == INPUTS_NOTE
+    assert fetch_command() == f"kg fetch --cited-by {outside} && kg build {outside} fetched"
+    assert fetch_command(on_workspace=False) == INPUTS_NOTE
     monkeypatch.setenv("KG_HOME", str(tmp_path / "no-workspace"))
-    assert api.fetch_command() == INPUTS_NOTE
+    assert fetch_command() == INPUTS_NOTE
 
 
 # ---------------------------------------------------------------- kg topics, kg tools

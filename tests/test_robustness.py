@@ -91,8 +91,8 @@ def _built(kg: Kg, *files: str, jobs: str | None = None, streamed: bool = False)
     def problem(level: str, line: str) -> None:
         if level == "error":
             skipped.append(f"skipped: {line}\n")
-    built, _report = api.build(list(files), on_problem=problem, jobs=int(jobs) if jobs else None,
-                               tuning=Tuning(stream_above=0))
+    built, _report = api.build(list(files), api.BuildOptions(on_problem=problem, jobs=int(jobs) if jobs else None,
+                                                             tuning=Tuning(stream_above=0)))
     return (1 if built.report.skipped else 0), "".join(skipped)
 
 

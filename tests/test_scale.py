@@ -211,8 +211,8 @@ def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: 
     for jobs in (1, 2):
         monkeypatch.setenv("KG_HOME", str(tmp_path / f"home-{jobs}"))
         # (the sample of this corpus is small: shard it anyway)
-        built, reports[jobs] = api.build(corpus, validation="sample:40", jobs=jobs, allow_invalid=True,
-                                         tuning=Tuning(shard_above=0))
+        built, reports[jobs] = api.build(corpus, api.BuildOptions(validation="sample:40", jobs=jobs, allow_invalid=True,
+                                                                  tuning=Tuning(shard_above=0)))
         graphs[jobs] = built.graph.read_bytes()
     assert started == [2]
     assert reports[2].results == reports[1].results and reports[2].conforms == reports[1].conforms

@@ -10,8 +10,11 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..rdf.ids import DEFAULT_BASE
+from ..resources import seeds_dir
 from .common import FORMAT_CHOICE, Command, Fail
 from .progress import Progress, wanted
+from .summary import build_summary, timings_line
 
 
 @click.command(cls=Command)
@@ -20,7 +23,7 @@ from .progress import Progress, wanted
               "(a symlink is followed) is replaced atomically with the workspace graph and --store; '-', "
               "/dev/stdout, a FIFO or a character device is written in place, as a stream (not atomically).")
 @click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
-@click.option("--base", default=api.DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
+@click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
 @click.option("--tools", "tools", multiple=True, type=click.Path(path_type=Path),
               help="An extra tool catalogue (JSON, the format of kg/data/tools.json); repeatable.")
 @click.option("--topics", "topics", type=click.Path(path_type=Path),
@@ -65,19 +68,18 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
       kg build seeds/ more.jsonl.gz -o graph.jsonld
     """
     started = time.perf_counter()
-    given = list(inputs) or [str(api.seeds_dir())]
+    given = list(inputs) or [str(seeds_dir())]
     for name, where in (("--parts", parts), ("--scratch", scratch)):
         if where is not None and cluster is None:
             raise Fail(f"{name} goes with --cluster; add --cluster local:N or a scheduler address", 2)
     shown = wanted(progress_flag, quiet)
     with Progress(shown) as progress:
         try:
-            result, vreport = api.build(given, output, fmt, base, strict=strict,
-                                        on_problem=None if strict else _problems(progress, quiet), tools=list(tools),
-                                        topics=topics, validation=validation, allow_invalid=allow_invalid,
-                                        shapes=shapes, store=store, jobs=jobs, on_progress=progress.records,
-                                        cluster=cluster, parts=parts, scratch=scratch,
-                                        on_tasks=_tasks(progress) if shown else None)
+            result, vreport = api.build(given, api.BuildOptions(
+                output=output, fmt=fmt, base=base, strict=strict, tools=tools, topics=topics, validation=validation,
+                allow_invalid=allow_invalid, shapes=shapes, store=store, jobs=jobs, cluster=cluster, parts=parts,
+                scratch=scratch, on_problem=None if strict else _problems(progress, quiet),
+                on_progress=progress.records, on_tasks=_tasks(progress) if shown else None))
         except KeyboardInterrupt:
             raise Fail("interrupted; the workspace graph and the outputs are as they were; run the build again",
                        130) from None
@@ -87,9 +89,9 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     if not quiet:
         for note in r.notes:
             click.echo(f"note: {note}", err=True)
-        click.echo(api.BuildSummary(result, vreport, time.perf_counter() - started, output).render(), err=True)
+        click.echo(build_summary(result, vreport, time.perf_counter() - started, output), err=True)
     if timings:
-        click.echo("timings: " + ", ".join(f"{stage} {sec:.2f} s" for stage, sec in r.stages.items()), err=True)
+        click.echo(timings_line(result), err=True)
     sys.exit(1 if r.skipped else 0)
 
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import click
 
-from .. import api
 from ..errors import KgError
+from ..export import FORMATS
+from ..workspace import workspace
 
-FORMAT_CHOICE = click.Choice([*api.FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
+FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
 
 
 def _sniffed_suffix(head: bytes) -> str:
@@ -75,11 +76,11 @@ class Command(click.Command):
                 sys.exit(141)  # 128 + SIGPIPE, what a shell reports for a tool the signal ended
             if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                 raise
-            raise _disk_full(e.filename or api.workspace(), e.strerror) from None
+            raise _disk_full(e.filename or workspace(), e.strerror) from None
         except sqlite3.OperationalError as e:  # (the scratch tables of a streaming build's reference resolution)
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
-            raise _disk_full(api.workspace(), str(e)) from None
+            raise _disk_full(workspace(), str(e)) from None
 
 
 def _quiet_stdout() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import click
 
 from .. import api
+from ..query.output import render, terminal_width
 from .common import Command
 
 
@@ -27,7 +28,7 @@ def topics(fmt: str) -> None:
     Example:
       kg topics -f csv
     """
-    click.echo(api.render(api.topics(), fmt, api.terminal_width(sys.stdout)), nl=False)
+    click.echo(render(api.topics(), fmt, terminal_width(sys.stdout)), nl=False)
 
 
 @click.command(cls=Command)
@@ -43,4 +44,4 @@ def tools(category: str | None, fmt: str) -> None:
     Example:
       kg tools --category profiler
     """
-    click.echo(api.render(api.tools(category), fmt, api.terminal_width(sys.stdout)), nl=False)
+    click.echo(render(api.tools(category), fmt, terminal_width(sys.stdout)), nl=False)

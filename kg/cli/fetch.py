@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING
 import click
 
 from .. import api
+from ..fetch import DEFAULT_API_URL
+from ..infra.net import DEFAULT_MAX_BYTES
 from .common import Command, Fail
 from .progress import Progress, wanted
+from .summary import FETCH_COUNTS, fetch_summary
 
 if TYPE_CHECKING:  # (names for the type hints only)
     from ..fetch import FetchReport, Outcome
@@ -31,14 +34,14 @@ if TYPE_CHECKING:  # (names for the type hints only)
               metavar="DIR", show_default=True, help="The folder of records (one file a DOI); it is also the cache.")
 @click.option("--mailto", envvar="CROSSREF_MAILTO", show_envvar=True, metavar="EMAIL",
               help="Your e-mail address, sent in the User-Agent and as mailto= (Crossref's polite pool).")
-@click.option("--api-url", default=api.DEFAULT_API_URL, show_default=True, metavar="URL",
+@click.option("--api-url", default=DEFAULT_API_URL, show_default=True, metavar="URL",
               help="The Crossref REST API's base URL.")
 @click.option("--refresh", is_flag=True, help="Ask again for DOIs already in the folder or known to be missing.")
 @click.option("--jobs", type=click.IntRange(1, 8), default=4, show_default=True, metavar="N",
               help="Requests in flight at most.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True, metavar="S",
               help="Seconds a request may take in all: connect, headers and body (redirects included).")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
+@click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="The largest answer accepted; a larger one fails that DOI (not retried).")
 @click.option("--retries", type=click.IntRange(0, 10), default=5, show_default=True, metavar="N",
               help="Retries on 429, 5xx, timeouts, network errors and broken answers.")
@@ -69,7 +72,7 @@ def fetch(dois: tuple[str, ...], from_files: tuple[Path, ...], cited_by: tuple[s
         def shown(outcome: Outcome, report: FetchReport) -> None:
             if outcome.status == "failed":
                 progress.echo(f"error: {outcome.doi}: {outcome.message}")
-            progress.status("fetch", "fetch: " + ", ".join(f"{getattr(report, c)} {c}" for c in api.FETCH_COUNTS))
+            progress.status("fetch", "fetch: " + ", ".join(f"{getattr(report, c)} {c}" for c in FETCH_COUNTS))
 
         try:
             done = api.fetch(dois, from_files, out_dir, cited_by=cited_by, depth=depth, max_dois=max_dois,
@@ -81,5 +84,5 @@ def fetch(dois: tuple[str, ...], from_files: tuple[Path, ...], cited_by: tuple[s
                        "resume", 130) from None
     for line in done.report.skipped:
         click.echo(f"skipped: {line}", err=True)
-    click.echo(done.render(), err=True)
+    click.echo(fetch_summary(done), err=True)
     sys.exit(1 if done.report.failed else 0)

@@ -11,7 +11,13 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..infra.net import DEFAULT_MAX_BYTES
+from ..query.output import FORMATS as RESULT_FORMATS
+from ..query.output import PAGE, answer_format, on_terminal, render, terminal_width, write
+from ..query.stored import describe_text, find_query, listing, stored_queries
+from ..workspace import fetch_command
 from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
+from .summary import queries_json, untitled_line
 
 
 def _params(values: tuple[str, ...]) -> dict[str, str]:
@@ -27,7 +33,7 @@ def _params(values: tuple[str, ...]) -> dict[str, str]:
 def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
     """What kg query and kg stats both take after the source: --timeout, --max-bytes, --default-graph-uri and
     --named-graph-uri (SPARQL 1.1 Protocol) for --endpoint, and -f for the results."""
-    f = click.option("-f", "--format", "fmt", type=click.Choice(api.RESULT_FORMATS),
+    f = click.option("-f", "--format", "fmt", type=click.Choice(RESULT_FORMATS),
                      help="Rows: table (default), json, csv, tsv (the W3C SPARQL 1.1 results formats) or markdown; "
                           "a CONSTRUCT or DESCRIBE graph: turtle (default), nt or json-ld.")(f)
     f = click.option("--named-graph-uri", "named_graphs", multiple=True, metavar="IRI",
@@ -35,7 +41,7 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
     f = click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
                      help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL "
                           "1.1 Protocol). A server such as Virtuoso otherwise answers over all its graphs.")(f)
-    f = click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
+    f = click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
                      metavar="N", help="With --endpoint: the largest answer accepted.")(f)
     return click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
                         metavar="S", help="With --endpoint: seconds the request may take in all (connect, headers, "
@@ -65,7 +71,7 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
 @_answer_options
 @click.option("--wide", is_flag=True, help="On a terminal, show whole values (tables are cut to fit it otherwise).")
 @click.option("--all", "all_rows", is_flag=True,
-              help=f"On a terminal, show every row (a table shows {api.PAGE} at a time otherwise).")
+              help=f"On a terminal, show every row (a table shows {PAGE} at a time otherwise).")
 @click.option("--limit", type=click.IntRange(min=0), metavar="N",
               help="At most N rows: a LIMIT on the outer query, so the engine computes only them.")
 @click.option("--offset", type=click.IntRange(min=0), metavar="N",
@@ -100,7 +106,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_fo
             raise Fail("-e - and -g - both want standard input; give one of them as a file")
         text = sys.stdin.read()
     started = time.perf_counter()
-    terminal = api.on_terminal(sys.stdout)
+    terminal = on_terminal(sys.stdout)
     with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch:
         res = api.answer(name or "", _params(params), stdin_graphs(graphs, Path(scratch), graph_format is None)
                          or None, text=text, store=store, endpoint=endpoint, engine=engine,
@@ -108,18 +114,17 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_fo
                          default_graphs=default_graphs, named_graphs=named_graphs,
                          on_text=(lambda sent: click.echo(sent.rstrip("\n"), err=True)) if show_query else None,
                          graph_format=graph_format,
-                         page=api.PAGE if terminal and not all_rows and fmt in (None, "table") else None)
-    fmt = api.answer_format(res, fmt)
+                         page=PAGE if terminal and not all_rows and fmt in (None, "table") else None)
+    fmt = answer_format(res, fmt)
     shown: list = []  # (a table holds its rows anyway: they tell whether cited works lack titles)
     if fmt == "table":
         def seen(row: list) -> list:
             shown.append(row)
             return row
         res = res.mapped(seen)
-    api.write_answer(res, fmt, sys.stdout, None if wide else api.terminal_width(sys.stdout),
-                     offset or 0)
-    if shown and (note := api.untitled_note(name, res.columns, shown, on_workspace=not (graphs or store or endpoint))):
-        click.echo(note)
+    write(res, fmt, sys.stdout, None if wide else terminal_width(sys.stdout), offset or 0)
+    if shown and (dois := api.untitled_dois(name, res.columns, shown)):
+        click.echo(untitled_line(dois, fetch_command(on_workspace=not (graphs or store or endpoint))))
     if timed:
         click.echo(f"time: {time.perf_counter() - started:.3f} s", err=True)
 
@@ -138,7 +143,7 @@ def stats(graphs: tuple[Path, ...], store: Path | None, endpoint: str | None, ti
       kg stats --format json
     """
     res = api.stats(list(graphs) or None, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
-    click.echo(api.render(res, fmt, api.terminal_width(sys.stdout)), nl=False)
+    click.echo(render(res, fmt, terminal_width(sys.stdout)), nl=False)
 
 
 @click.command(cls=Command)
@@ -154,8 +159,8 @@ def queries(name: str | None, fmt: str) -> None:
       kg queries works-citing
       kg queries -f json
     """
-    found = [api.find_query(name)] if name else list(api.stored_queries().values())
+    found = [find_query(name)] if name else list(stored_queries().values())
     if fmt == "json":
-        click.echo(api.queries_json(found))
+        click.echo(queries_json(found))
     else:
-        click.echo(api.describe_query(found[0]) if name else api.list_queries(found), nl=False)
+        click.echo(describe_text(found[0]) if name else listing(found), nl=False)

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from .. import api
+from ..infra.net import DEFAULT_MAX_BYTES
 from .common import Command
+from .summary import report_line
 
 
 @click.command("report", cls=Command)
@@ -28,7 +29,7 @@ from .common import Command
                    "made from the same two queries; each adds a matrix to the page).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               metavar="S", help="With --endpoint: seconds each request may take in all.")
-@click.option("--max-bytes", type=click.IntRange(min=1), default=api.DEFAULT_MAX_BYTES, show_default=True,
+@click.option("--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
               metavar="N", help="With --endpoint: the largest answer accepted.")
 @click.option("--default-graph-uri", "default_graphs", multiple=True, metavar="IRI",
               help="With --endpoint: answer over this graph as the default graph (repeatable; SPARQL 1.1 Protocol). "
@@ -48,8 +49,7 @@ def report(output: Path, graphs: tuple[Path, ...], store: Path | None, endpoint:
       kg report -o report.html --graphs networks/
       kg report --endpoint http://127.0.0.1:8890/sparql --default-graph-uri https://example.org/my-graph
     """
-    from ..report import write_report
+    from ..report import write_report  # (here: the report's modules are read only when a report is written)
     done = write_report(output, list(graphs) or None, store, endpoint, graphs_dir, validate, timeout, max_bytes, pairs,
                         default_graphs, named_graphs)
-    click.echo(f"wrote {done.output} ({done.bytes:,} bytes, {done.works:,} works)"
-               + (f" and {len(done.graphs)} network files in {graphs_dir}" if done.graphs else ""), err=True)
+    click.echo(report_line(done, graphs_dir), err=True)

@@ -11,6 +11,7 @@ import click
 from .. import api
 from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 from .progress import Progress, wanted
+from .summary import render_validation
 
 
 @click.command("validate", cls=Command)
@@ -41,5 +42,5 @@ def validate(graphs: tuple[Path, ...], graph_format: str | None, shapes: Path | 
     with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch, Progress(wanted(progress_flag)) as progress:
         report = api.validate_graphs(stdin_graphs(graphs, Path(scratch), graph_format is None) or None, shapes,
                                      jobs=jobs, on_progress=progress.records, graph_format=graph_format)
-    click.echo(api.render_validation(report, fmt, severity), nl=False)
+    click.echo(render_validation(report, fmt, severity), nl=False)
     sys.exit(1 if report.at_or_above(severity) else 0)

@@ -33,16 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
-from ..errors import KgError
+from ..errors import Busy, KgError
 from . import faults
 
 FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # no room: a full disk, a quota, a file size limit
 STDOUT = ("-", "/dev/stdout")
 _KINDS = ((stat.S_ISSOCK, "a socket"), (stat.S_ISBLK, "a block device"))
-
-
-class Busy(KgError):
-    """Another live build holds the lock of a workspace or a store folder."""
 
 
 def _tag() -> str:

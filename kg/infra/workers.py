@@ -219,3 +219,11 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
 def forking_works() -> bool:
     """Whether this system can fork (POSIX)."""
     return hasattr(os, "fork") and "fork" in mp.get_all_start_methods()
+
+
+def default_jobs() -> int:
+    """The available cores (the scheduler's affinity where the OS tells it): the default number of workers."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - macOS, Windows
+        return max(1, os.cpu_count() or 1)

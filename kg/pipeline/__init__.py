@@ -1,4 +1,5 @@
-"""Building the graph: the in-memory reference pipeline and the two-pass streaming driver."""
+"""Building the graph: the in-memory reference pipeline, the two-pass streaming driver, and ``run``, the one build
+(local, workers or cluster) that writes, validates, exports, stores and commits."""
 from .memory import build_graph
 from .stream import build_stream
 

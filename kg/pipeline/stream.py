@@ -11,9 +11,6 @@ in-memory ``kg.pipeline.build_graph`` (a test proves it) and does not depend on 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -25,7 +22,6 @@ from typing import Any
 from ..errors import InputError
 from ..infra import faults
 from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
-from ..infra.outputs import alive
 from ..infra.workers import chunks, quiet_worker
 from ..ingest.normalize import normalize
 from ..ingest.read import Ignored, Input, LazyLine, iter_records
@@ -428,12 +424,3 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     report.timed("map", t)
     return result
 
-
-def scratch_dir(workspace: Path) -> Path:
-    """A fresh scratch folder inside the workspace; scratch folders of dead builds are removed first."""
-    workspace.mkdir(parents=True, exist_ok=True)
-    for old in workspace.glob(".build-*"):
-        pid = old.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and not alive(int(pid)):
-            shutil.rmtree(old, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix=".build-", suffix=f"-{os.getpid()}", dir=workspace))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..infra import extsort
 from ..ingest import read
 from ..refs import resolve_disk
+from ..validate.shards import Sharding
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,13 @@ class Tuning:
     external_sort: bool = extsort.EXTERNAL  # merge with the system's sort when there is one
     stream_above: int = read.STREAM_ABOVE  # bytes: larger JSON Lines files are read line by line
     parallel_above: int = resolve_disk.PARALLEL_ABOVE  # references: with fewer, resolution runs in one process
-    shard_above: int = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
-    shard_records: int = 100  # records per validation shard: a shard costs its shared lines once
+    shard_above: int = Sharding.above  # validate graphs of more lines than this in shards of records (bounded memory)
+    shard_records: int = Sharding.records  # records per validation shard: a shard costs its shared lines once
     # a cluster build: input bytes per hash partition (at least two partitions a worker), graph bytes per part
     partition_bytes: int = 256 << 20
     part_bytes: int = 1 << 30
+
+    @property
+    def sharding(self) -> Sharding:
+        """The shard sizes validation takes (``kg.validate.shards``)."""
+        return Sharding(self.shard_above, self.shard_records)

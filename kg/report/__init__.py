@@ -9,6 +9,7 @@ from pathlib import Path
 from ..errors import KgError
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..infra.outputs import atomic_writer
+from ..validate.files import validate_graphs
 from .network import to_dot, to_graphml
 from .source import Source
 
@@ -32,7 +33,6 @@ def write_report(output: Path, graphs: list[Path] | None = None, store: Path | N
     ``validate``: auto (the validation summary for graph files up to VALIDATE_UP_TO bytes), yes, or no.
     ``pairs``: the topic pairs the matrix offers (the default pair first; all from the same two queries).
     ``default_graphs``, ``named_graphs``: with ``endpoint``, the graphs it answers over (SPARQL 1.1 Protocol)."""
-    from .. import api
     from .data import gather
     from .page import Page
     src = Source(graphs, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
@@ -47,7 +47,7 @@ def write_report(output: Path, graphs: list[Path] | None = None, store: Path | N
         note = (f"Not validated: the graph is larger than {VALIDATE_UP_TO:,} bytes (pass --validate yes, or run "
                 "'kg validate --jobs N').")
     else:
-        report = api.validate_graphs(files)
+        report = validate_graphs(files)
     page = Page(corpus, src, report, note)
     html = page.html().encode("utf-8")
     with atomic_writer(output, binary=True) as fh:

@@ -10,10 +10,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..api import fetch_command
 from ..rdf.ids import DOI_RESOLVER
 from ..refs.topics import concepts
 from ..resources import data_file
+from ..workspace import fetch_command
 from . import svg
 from .data import TOP_CITED, Corpus, Pair, Tool, tool_key, work_key
 from .network import Network, Node

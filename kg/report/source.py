@@ -2,10 +2,10 @@
 runs them, and the ``kg query`` command line that reproduces each.
 
 A source of graph files is loaded into Oxigraph once for every query of the report (``kg query`` loads it per
-call); an on-disk store is opened once; an endpoint is asked through ``kg.api.query``. The queries the report
-will read can be answered ahead, a few at a time, in threads (``Source.prefetch``): Oxigraph evaluates a query
-without holding Python's lock, so two cores answer two queries at once (the report at 10k records spends most of
-its time in the engine).
+call); an on-disk store is opened once; an endpoint is asked as ``kg query --endpoint`` asks it. The queries
+the report will read can be answered ahead, a few at a time, in threads (``Source.prefetch``): Oxigraph evaluates a
+query without holding Python's lock, so two cores answer two queries at once (the report at 10k records spends most
+of its time in the engine).
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pyoxigraph
 
-from .. import api
 from ..errors import KgError, UsageError
 from ..infra.net import DEFAULT_MAX_BYTES
-from ..query.backends import load_store, open_disk_store, query_oxigraph
-from ..query.stored import Results, bound_text, check_local, find_query, paged, sorted_lists
+from ..query.backends import load_store, open_disk_store, query_endpoint, query_oxigraph
+from ..query.stored import Results, bound_text, check_local, find_query, page_end, paged, sorted_lists
 from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
+from ..workspace import workspace_graph
 
 Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``Source.rows`` call: name, parameters, limit
 
@@ -54,7 +54,7 @@ class Source:
         if store:
             self._ox = open_disk_store(store)
             return
-        sources = self.graphs or [api.workspace_graph()]
+        sources = self.graphs or [workspace_graph()]
         for s in sources:
             if not s.exists():
                 raise KgError(f"{s}: no graph here; run 'kg build' first or pass --graph FILE")
@@ -65,7 +65,7 @@ class Source:
         """The graph files read (the workspace graph by default), or None for a store or an endpoint."""
         if self.endpoint or self.store:
             return None
-        return self.graphs or [api.workspace_graph()]
+        return self.graphs or [workspace_graph()]
 
     def flags(self) -> list[str]:
         if self.endpoint:
@@ -94,14 +94,19 @@ class Source:
         """A stored query's results, exactly as ``kg query NAME [--limit N]`` gives them on this source (the
         LIMIT on the query, so the engine computes only those rows)."""
         params = params or {}
-        if self._ox is None:
-            res = api.query(name, params, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes,
-                            limit=limit, default_graphs=self.default_graphs, named_graphs=self.named_graphs)
-            return self._answered(name, res, list(find_query(name).returns))
         stored = find_query(name)
+        if self._ox is None:
+            text = paged(bound_text(stored, params, page_end(limit, None)), limit, None)
+            return self._answered(name, sorted_lists(self._asked(text), stored.lists), list(stored.returns))
         text = paged(bound_text(stored, params), limit, None)
         check_local(text, f"query {stored.name!r}")
         return sorted_lists(query_oxigraph(self._ox, text), stored.lists)
+
+    def _asked(self, text: str) -> Results:
+        """The endpoint's answer to ``text``, asked as ``kg query --endpoint`` asks it."""
+        assert self.endpoint is not None
+        return query_endpoint(self.endpoint, text, self.timeout, self.max_bytes, self.default_graphs,
+                              self.named_graphs)
 
     def _answered(self, name: str, res: Results, expected: list[str]) -> Results:
         """``res`` if it has the columns the query returns (a server may answer another query than it was sent)."""
@@ -149,8 +154,7 @@ class Source:
         text = "\n".join(line for line in find_query("stats").text.splitlines()
                          if not (m := _COUNT.match(line)) or m[1] in keys)
         if self._ox is None:
-            res = api.query("", {}, text=text, endpoint=self.endpoint, timeout=self.timeout, max_bytes=self.max_bytes,
-                            default_graphs=self.default_graphs, named_graphs=self.named_graphs)
+            res = self._asked(text)  # (stats.rq declares its prefixes)
             self._answered("stats", res, list(find_query("stats").returns))  # (the counts left out: unbound)
         else:
             check_local(text, "query 'stats'")

@@ -16,6 +16,7 @@ from pathlib import Path
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, SH
 
+from ..errors import EnginesDiffer
 from ..rdf.convert import rdflib_triples
 from ..rdf.nquads import triples_text
 from . import core as validate_core
@@ -70,7 +71,7 @@ def _validate(data: Graph | None, shapes: Graph, lines: list[str] | None, engine
     if engine == "both":
         conforms, results = _reference(data, shapes, lines, only, prefixes)
         if fast.results != results or fast.conforms != conforms:
-            raise AssertionError(f"validation engines differ: fast {len(fast.results)} results, "
+            raise EnginesDiffer(f"validation engines differ: fast {len(fast.results)} results, "
                                  f"pySHACL {len(results)}: "
                                  f"{sorted(set(fast.results) ^ set(results), key=str)[:3]}")
     return fast

@@ -12,13 +12,13 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from rdflib import Graph, URIRef
 
 from ..infra.workers import quiet_worker, run_shards
-from ..pipeline.tuning import Tuning
 from ..rdf.ids import SHARED_GRAPHS
 from ..rdf.nquads import graph_of, split_quad, subject_of, triple_key
 from .engine import validate, validate_lines
@@ -30,6 +30,15 @@ Reach = Callable[[Path | None], "tuple[set[str], set[str]] | None"]  # what shap
 Shard = tuple[list[str], "list[str] | None"]  # (lines, focus nodes whose results count, or None for all)
 Progress = Callable[[str, int, int, str], None]  # on_progress(stage, done, total, unit), as the build reports
 STAGE, UNIT = "validate", "shards"
+
+
+@dataclass(frozen=True)
+class Sharding:
+    """When validation goes record by record in shards, and how many records a shard holds (a build's
+    ``Tuning`` passes its own)."""
+
+    above: int = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
+    records: int = 100  # records per validation shard: a shard costs its shared lines once
 
 
 class ShardPlan:
@@ -208,27 +217,27 @@ def _check_shard(folder: Path | None, shapes: Graph | None, shard: Shard) -> tup
     return focus, validate(None, shapes if shapes is not None else shapes_of(folder), lines, only=only).results
 
 
-def in_shards(n_lines: int, tuning: Tuning = Tuning()) -> bool:
+def in_shards(n_lines: int, sharding: Sharding = Sharding()) -> bool:
     """Whether ``validate_collected`` validates that many lines in shards."""
-    return n_lines > tuning.shard_above
+    return n_lines > sharding.above
 
 
 def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int,
-                       tuning: Tuning = Tuning(), on_progress: Progress | None = None) -> Report:
+                       sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> Report:
     """Validate whole when small (one shard, for ``on_progress``), else record by record in shards (the same
     report, less memory)."""
-    if not in_shards(len(lines), tuning):
+    if not in_shards(len(lines), sharding):
         return _one_shard(partial(validate_lines, lines, shapes), on_progress)
     load_shapes(shapes)
-    return validate_sharded(lines, shapes, shared_graphs, shard_size=tuning.shard_records, jobs=jobs,
+    return validate_sharded(lines, shapes, shared_graphs, shard_size=sharding.records, jobs=jobs,
                             on_progress=on_progress)
 
 
 def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int,
-                  tuning: Tuning = Tuning(), on_progress: Progress | None = None) -> Report:
+                  sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> Report:
     """``validate_collected`` of the lines of a file."""
     with open(path, encoding="utf-8", newline="\n") as fh:
-        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, tuning, on_progress)
+        return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, sharding, on_progress)
 
 
 def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
@@ -238,13 +247,13 @@ def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
     return {g for g in graphs if g.endswith(ends) and "graph/10." not in g}
 
 
-def validate_graphs(lines: list[str], shapes: Path | None = None, jobs: int = 1, engine: str | None = None,
+def validate_graph_lines(lines: list[str], shapes: Path | None = None, jobs: int = 1, engine: str | None = None,
                     prefixes: dict[str, str] | None = None, on_progress: Progress | None = None) -> Report:
     """Validate the sorted lines of graph files; with ``jobs`` > 1, record by record in parallel."""
     if jobs > 1:
         load_shapes(shapes)  # fail early and clearly on bad shapes
         shared = shared_graphs_of({graph_of(line) for line in lines})
-        return validate_sharded(lines, shapes, shared, shard_size=Tuning.shard_records, jobs=jobs,
+        return validate_sharded(lines, shapes, shared, shard_size=Sharding.records, jobs=jobs,
                                 on_progress=on_progress)
     return _one_shard(partial(validate_lines, lines, shapes, engine, prefixes), on_progress)
 
