@@ -36,7 +36,7 @@ from .query.stored import (
     untitled_cited,
     with_standard_prefixes,
 )
-from .rdf.nquads import is_canonical, read_graph_lines
+from .rdf.io import is_canonical, read_graph_lines
 from .validate import Report
 from .validate import files as graph_files
 from .workspace import workspace_graph, workspace_source

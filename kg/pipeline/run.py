@@ -22,7 +22,8 @@ from ..ingest.read import display_path, spool
 from ..map.context import ContextSpec
 from ..query.backends import build_disk_store
 from ..rdf.ids import DEFAULT_BASE, check_base
-from ..rdf.nquads import canonical_lines, count_triples
+from ..rdf.io import canonical_lines
+from ..rdf.nquads import count_triples
 from ..validate import Report, in_shards, validate_collected, validate_file, violation_message
 from ..workspace import drop_parts_pointer, inputs_note, point_at_parts, scratch_dir, workspace, write_inputs
 from .memory import Report as BuildReport

@@ -21,7 +21,8 @@ from .. import __version__
 from ..errors import InputError, QueryError, UsageError
 from ..infra import net
 from ..rdf import vocab
-from ..rdf.nquads import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines, triples_from_quads
+from ..rdf.io import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines
+from ..rdf.nquads import triples_from_quads
 from ..rdf.terms import token_value
 from .stored import Answer, Cell, Results, query_form
 

@@ -12,7 +12,6 @@ code-point-sorted, duplicate-free list of such lines. Example:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 # ---------------------------------------------------------------- building
 
@@ -117,16 +116,3 @@ def count_triples(lines: Iterable[bytes], last: bytes | None = None) -> tuple[in
             n += 1
             last = key
     return n, last
-
-
-_MOVED = frozenset({"canonical_lines", "is_canonical", "read_graph_lines", "base_iri", "open_graph", "rdf_format",
-                    "read_jsonld_lines", "graph_extensions", "format_named"})
-
-
-def __getattr__(name: str) -> Any:
-    """The file readers that moved to ``kg.rdf.io``, for the importers this change leaves to others (``kg/api.py``,
-    ``kg/query/backends.py``, ``kg/report/source.py``): to go once they import from ``kg.rdf.io``."""
-    if name in _MOVED:
-        from . import io
-        return getattr(io, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,7 +27,8 @@ from ..errors import KgError, UsageError
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.backends import load_store, open_disk_store, query_endpoint, query_oxigraph
 from ..query.stored import Results, bound_text, check_local, find_query, page_end, paged, sorted_lists
-from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
+from ..rdf.io import canonical_lines, is_canonical
+from ..rdf.nquads import triples_from_quads
 from ..workspace import workspace_graph
 
 Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``Source.rows`` call: name, parameters, limit

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import InputError, UsageError
 from ..infra import parts
 from ..query.backends import no_triples
-from ..rdf.nquads import read_graph_lines
+from ..rdf.io import read_graph_lines
 from ..workspace import workspace_source
 from .report import Report
 from .shards import validate_graph_lines
