@@ -37,12 +37,12 @@ from .query.stored import (
     with_standard_prefixes,
 )
 from .rdf.io import is_canonical, read_graph_lines
-from .validate import Report
+from .validate import ValidationReport
 from .validate import files as graph_files
 from .workspace import workspace_graph, workspace_source
 
 
-def build(inputs: list[str], options: BuildOptions) -> tuple[Built, Report | None]:
+def build(inputs: list[str], options: BuildOptions) -> tuple[Built, ValidationReport | None]:
     """Build the graph of ``inputs`` as ``options`` say, validate it, and write the workspace graph and, if asked,
     an export and the on-disk store, all together or none (``kg.pipeline.run.build``); the validation report."""
     return run.build(inputs, options)
@@ -50,7 +50,7 @@ def build(inputs: list[str], options: BuildOptions) -> tuple[Built, Report | Non
 
 def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = None, jobs: int = 1,
                     engine: str | None = None, on_progress: Callable[..., None] | None = None,
-                    graph_format: str | None = None) -> Report:
+                    graph_format: str | None = None) -> ValidationReport:
     """Validate graph files or parts folders, the workspace graph by default (``kg.validate.files``)."""
     return graph_files.validate_graphs(graphs, shapes, jobs, engine, on_progress, graph_format)
 

@@ -409,7 +409,7 @@ class Client:
         """Exponential backoff with full jitter: uniform in [0, min(max_backoff, backoff * 2^(attempt-1))]."""
         return self._rand() * min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
 
-    def _request(self, url: str) -> net.Answer:
+    def _request(self, url: str) -> net.Response:
         """One bounded request; _Retry for what another attempt may cure, net.NetError for what it cannot."""
         headers = {"User-Agent": self.user_agent, "Accept": "application/json"}
         try:

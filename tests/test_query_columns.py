@@ -27,7 +27,7 @@ from kg import api
 from kg.cli import main
 from kg.query.output import render
 from kg.query.stored import Results, stored_queries
-from kg.report.source import Source
+from kg.report.source import QuerySource
 from kg.workspace import fetch_command
 
 NAMES = sorted(stored_queries())
@@ -67,7 +67,7 @@ def seed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def answers(seed: Path) -> dict[str, Results]:
     """Every stored query's answer on the seed graph, with its terms (the graph loaded once)."""
-    src = Source([seed / "graph.nq"])
+    src = QuerySource([seed / "graph.nq"])
     return {name: src.query(name) for name in NAMES}
 
 

@@ -289,8 +289,8 @@ def _clusters_by_definition(tkey: str, members: list) -> list[tuple[str, list]]:
                           st.frozensets(st.sampled_from(["lee", "kim", "wu", "smith"]), max_size=2)),
                 max_size=40, unique_by=lambda t: (t[0], t[1])))
 def test_title_clusters_equal_their_definition(refs: list) -> None:
-    from kg.refs.resolve import Feat, title_clusters
-    members = [Feat(citing, idx, "a title", year, atoks, None, None, "A title", (), False)
+    from kg.refs.resolve import RefFeatures, title_clusters
+    members = [RefFeatures(citing, idx, "a title", year, atoks, None, None, "A title", (), False)
                for citing, idx, year, atoks in refs]
     assert [(k, [id(m) for m in c]) for k, c in title_clusters("a title", members)] == \
         [(k, [id(m) for m in c]) for k, c in _clusters_by_definition("a title", members)]
@@ -303,10 +303,10 @@ def test_title_clusters_equal_their_definition(refs: list) -> None:
                           st.frozensets(st.sampled_from(["lee", "kim", "wu"]), max_size=2)), max_size=20))
 def test_url_matcher_equals_url_candidates(titles: list, refs: list) -> None:
     """The memoized matcher of one title key answers exactly what url_candidates answers, reference by reference."""
-    from kg.refs.resolve import Feat, url_candidates, url_matcher
+    from kg.refs.resolve import RefFeatures, url_candidates, url_matcher
     match = url_matcher(titles)
     for i, (year, atoks) in enumerate(refs):
-        f = Feat("10.1/x", i, "a title", year, atoks, None, None, "A title", (), False)
+        f = RefFeatures("10.1/x", i, "a title", year, atoks, None, None, "A title", (), False)
         got = match(f)
         assert got == url_candidates(f, titles)
         got.clear()  # the caller may consume its set: the memo must not change
@@ -315,7 +315,7 @@ def test_url_matcher_equals_url_candidates(titles: list, refs: list) -> None:
 
 def _match_known_by_definition(f, known, near):  # noqa: ANN001, ANN202
     """Step 2 as specified, reference by reference (what the memoized title_matcher must equal)."""
-    from kg.refs.resolve import Res, _authors_ok, _years_ok
+    from kg.refs.resolve import Resolved, _authors_ok, _years_ok
     entries = known(f.tkey)
     cands = {(node, src) for node, y, a, src in entries if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
     method, ratio = "title", 1.0
@@ -336,7 +336,7 @@ def _match_known_by_definition(f, known, near):  # noqa: ANN001, ANN202
         return None
     years_agree = f.year is not None and any(y == f.year for n, y, _a, _s in entries if n == nodes[0])
     score = (0.9 + (0.05 if years_agree else 0.0) + (0.04 if f.atoks else 0.0)) * ratio
-    return Res(nodes[0], method, round(score, 2), f.title or "")
+    return Resolved(nodes[0], method, round(score, 2), f.title or "")
 
 
 YEARS = st.sampled_from([None, "2019", "2020"])
@@ -353,7 +353,7 @@ TITLES = st.sampled_from(["deep learning compilers for all", "deep learning comp
 def test_title_matcher_equals_matching_reference_by_reference(known_rows: list, refs: list) -> None:
     """References that share a title key, year and authors share the candidate search; every answer (work,
     method, score, matched text) equals the reference-by-reference definition, arXiv guard included."""
-    from kg.refs.resolve import Feat, first_word, near_titles, title_matcher
+    from kg.refs.resolve import RefFeatures, first_word, near_titles, title_matcher
     table: dict[str, list] = {}
     for tkey, node, year, atoks, src in known_rows:
         table.setdefault(tkey, []).append((node, year, atoks, src))
@@ -367,5 +367,5 @@ def test_title_matcher_equals_matching_reference_by_reference(known_rows: list, 
     near = near_titles(lambda w, y: blocks.get((w, y), ()))
     match = title_matcher(known, near)
     for i, (tkey, year, atoks, arxiv_text) in enumerate(refs * 2):  # twice: answers from the memo too
-        f = Feat("10.1/x", i, tkey, year, atoks, None, None, tkey.title(), (), arxiv_text)
+        f = RefFeatures("10.1/x", i, tkey, year, atoks, None, None, tkey.title(), (), arxiv_text)
         assert match(f) == _match_known_by_definition(f, known, near)

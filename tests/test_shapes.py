@@ -36,7 +36,7 @@ from rdflib.namespace import RDF, SH
 
 from kg.map.context import Context
 from kg.pipeline.memory import build_graph
-from kg.validate import Report, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
+from kg.validate import ValidationReport, data_graph, load_shapes, shapes_conform_to_shacl_shacl, validate
 
 BASE = "https://w3id.org/crossref-kg/"
 KGSH = "https://w3id.org/crossref-kg/shapes#"
@@ -158,7 +158,7 @@ def lookup(g: Graph, queries: dict[str, str]) -> dict[str, str]:
     return nodes
 
 
-def result_keys(report: Report, names: dict[str, str]) -> set[tuple]:
+def result_keys(report: ValidationReport, names: dict[str, str]) -> set[tuple]:
     """Results as (shape, focus, path, severity, component); known nodes as %name, blank nodes as _:."""
     by_iri = {iri: f"%{n}" for n, iri in names.items()}
     out = set()
@@ -225,7 +225,7 @@ def constraint_of(target: str) -> object:
     return found[0]
 
 
-def fired(report: Report) -> set[object]:
+def fired(report: ValidationReport) -> set[object]:
     """The constraints (keys as in all_constraints) that produced a result of the report."""
     rg = report.graph
     out: set[object] = set()
@@ -306,12 +306,12 @@ def samples_graph() -> Graph:
 
 
 @pytest.fixture(scope="module")
-def seed_report(seed_graph: Graph) -> Report:
+def seed_report(seed_graph: Graph) -> ValidationReport:
     return validate(seed_graph, SHAPES)
 
 
 @pytest.fixture(scope="module")
-def samples_report(samples_graph: Graph) -> Report:
+def samples_report(samples_graph: Graph) -> ValidationReport:
     return validate(samples_graph, SHAPES)
 
 
@@ -321,21 +321,21 @@ SEED_WARNINGS = [  # (shape, focus, path): change this list only on purpose
 ]
 
 
-def test_seed_graph_has_no_violations(seed_report: Report) -> None:
+def test_seed_graph_has_no_violations(seed_report: ValidationReport) -> None:
     assert [r for r in seed_report.results if r.severity == "Violation"] == []
 
 
-def test_seed_graph_warnings_are_exactly_the_known_ones(seed_report: Report) -> None:
+def test_seed_graph_warnings_are_exactly_the_known_ones(seed_report: ValidationReport) -> None:
     assert all(r.severity == "Warning" for r in seed_report.results)
     got = sorted((r.shape.removeprefix(KGSH), r.focus, short_path(r.path)) for r in seed_report.results)
     assert got == sorted(SEED_WARNINGS)
 
 
-def test_samples_graph_has_no_violations(samples_report: Report) -> None:
+def test_samples_graph_has_no_violations(samples_report: ValidationReport) -> None:
     assert [r for r in samples_report.results if r.severity == "Violation"] == []
 
 
-def test_samples_graph_warnings_by_kind(samples_report: Report) -> None:
+def test_samples_graph_warnings_by_kind(samples_report: ValidationReport) -> None:
     """Persons without ORCID, references that could not be resolved, works without title (component, issue)."""
     kinds = Counter((r.shape.removeprefix(KGSH), short_path(r.path), r.severity) for r in samples_report.results)
     assert kinds == {
@@ -527,11 +527,11 @@ def fixture_nodes(fixture_graph: Graph) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def fixture_report(fixture_graph: Graph) -> Report:
+def fixture_report(fixture_graph: Graph) -> ValidationReport:
     return validate(fixture_graph, SHAPES)
 
 
-def test_fixture_is_valid_without_any_result(fixture_report: Report) -> None:
+def test_fixture_is_valid_without_any_result(fixture_report: ValidationReport) -> None:
     assert fixture_report.conforms, [(r.shape, r.focus, r.path, r.message) for r in fixture_report.results]
     assert fixture_report.results == []
 
@@ -1217,7 +1217,7 @@ def test_every_constraint_has_a_case() -> None:
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_constraint_case(case: Case, fixture_graph: Graph, fixture_nodes: dict[str, str],
-                         fixture_report: Report) -> None:
+                         fixture_report: ValidationReport) -> None:
     damaged = damage(fixture_graph, case.update, fixture_nodes)
     assert len(damaged ^ fixture_graph) > 0, "the damage changed nothing"
     report = validate(damaged, SHAPES)
@@ -1382,11 +1382,11 @@ def seed_nodes(seed_neighbourhood: Graph) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def seed_neighbourhood_report(seed_neighbourhood: Graph) -> Report:
+def seed_neighbourhood_report(seed_neighbourhood: Graph) -> ValidationReport:
     return validate(seed_neighbourhood, SHAPES)
 
 
-def test_seed_neighbourhood_conforms(seed_neighbourhood_report: Report) -> None:
+def test_seed_neighbourhood_conforms(seed_neighbourhood_report: ValidationReport) -> None:
     assert seed_neighbourhood_report.results == []
 
 
@@ -1396,7 +1396,7 @@ def test_mutation_kinds() -> None:
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=[m.id for m in MUTATIONS])
 def test_seed_mutation_is_caught(mutation: Mutation, seed_neighbourhood: Graph, seed_nodes: dict[str, str],
-                                 seed_neighbourhood_report: Report) -> None:
+                                 seed_neighbourhood_report: ValidationReport) -> None:
     damaged = damage(seed_neighbourhood, mutation.update, seed_nodes)
     assert len(damaged ^ seed_neighbourhood) > 0, "the damage changed nothing"
     report = validate(damaged, SHAPES)

@@ -10,7 +10,7 @@ from ..fetch import MISSING_FILE, MISSING_NAMED, Client
 from ..infra.text import plural
 from ..query.stored import StoredQuery, described
 from ..rdf.ids import DOI_RESOLVER
-from ..validate import Report, render_json, render_text, render_turtle, see_all, summary
+from ..validate import ValidationReport, render_json, render_text, render_turtle, see_all, summary
 
 if TYPE_CHECKING:  # (names for the type hints only: the report's modules are not read at start-up)
     from pathlib import Path
@@ -23,7 +23,7 @@ FETCH_COUNTS = ("fetched", "cached", "missing", "failed")  # the counts of a fet
 ARXIV_DOI = DOI_RESOLVER + "10.48550/arxiv."  # DataCite's arXiv DOIs: Crossref holds no record of them
 
 
-def build_summary(built: Built, validation: Report | None, seconds: float, output: str | None = None) -> str:
+def build_summary(built: Built, validation: ValidationReport | None, seconds: float, output: str | None = None) -> str:
     """``built 4 works from 5 records (1 skipped, 1 merged, 0 warnings): 580 triples in 0.41 s -> .kg/graph.nq``
     and, when the graph was validated, ``validation: ...`` on a second line."""
     r = built.report
@@ -43,7 +43,7 @@ def timings_line(built: Built) -> str:
     return "timings: " + ", ".join(f"{stage} {sec:.2f} s" for stage, sec in built.report.stages.items())
 
 
-def render_validation(report: Report, fmt: str, severity: str) -> str:
+def render_validation(report: ValidationReport, fmt: str, severity: str) -> str:
     """A validation report as text, JSON (results at or above ``severity``) or Turtle (the report graph)."""
     if fmt == "json":
         return render_json(report, severity)

@@ -52,7 +52,7 @@ class NetError(Exception):
 
 
 @dataclass(frozen=True)
-class Answer:
+class Response:
     status: int
     reason: str
     headers: Message
@@ -185,7 +185,7 @@ def _opener(deadline: _Deadline) -> urllib.request.OpenerDirector:
 
 
 def request(url: str, *, timeout: float, max_bytes: int, method: str = "GET", data: bytes | None = None,
-            headers: dict[str, str] | None = None, redirects: RedirectPolicy | None = None) -> Answer:
+            headers: dict[str, str] | None = None, redirects: RedirectPolicy | None = None) -> Response:
     """One HTTP request within ``timeout`` seconds in all, its answer's body at most ``max_bytes``.
 
     Redirects (301, 302, 303, 307, 308 with a Location) are followed, up to 5, when ``redirects`` allows
@@ -209,7 +209,7 @@ def request(url: str, *, timeout: float, max_bytes: int, method: str = "GET", da
 
 
 def _one(url: str, method: str, data: bytes | None, headers: dict[str, str], deadline: _Deadline,
-         max_bytes: int) -> Answer:
+         max_bytes: int) -> Response:
     check_url("URL", url)
     req = urllib.request.Request(url, data=data, method=method, headers=headers)
     timed_out = NetError(f"no complete answer within {deadline.seconds:g} s", "timeout")
@@ -219,7 +219,7 @@ def _one(url: str, method: str, data: bytes | None, headers: dict[str, str], dea
             body = _read(resp, max_bytes if ok else min(max_bytes, ERROR_BODY), strict=ok)
             if deadline.fired:
                 raise timed_out
-            return Answer(resp.status, resp.reason, resp.headers, body, url)
+            return Response(resp.status, resp.reason, resp.headers, body, url)
     except NetError:
         if deadline.fired:
             raise timed_out from None

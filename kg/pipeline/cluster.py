@@ -29,7 +29,7 @@ from ..ingest.read import Input, expand_paths, is_url, url_files
 from ..map.context import ContextSpec
 from ..refs.topics import unused_overrides
 from . import partitioned
-from .memory import Report
+from .memory import BuildReport
 from .partitioned import Done, Plan
 from .stream import SampleFilter, run_records
 from .tuning import Tuning
@@ -82,7 +82,7 @@ class Stats:
 class Partitioned:
     """A finished cluster build: the report, the parts written (in the temporary location), what validation needs."""
 
-    report: Report
+    report: BuildReport
     works: int = 0
     partitions: int = 0  # the hash partitions of the stages between the two passes
     parts: list[dict[str, Any]] = field(default_factory=list)  # name, lines, triples of each part
@@ -181,7 +181,7 @@ class DaskEngine:
               on_progress: Callable[..., None] | None = None) -> Partitioned:
         """Build the graph of ``inputs`` into parts in ``out`` (a temporary location the caller puts in place),
         with ``scratch`` (seen by every worker) for what the stages pass on."""
-        report = Report()
+        report = BuildReport()
         problem = report.recorder(strict, on_problem)
         result = Partitioned(report)
         t = time.perf_counter()

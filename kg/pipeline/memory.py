@@ -27,7 +27,7 @@ from .facts import facts_of
 
 
 @dataclass
-class Report:
+class BuildReport:
     """What a build did: counts, and one line per problem (errors skip a record, warnings drop a field)."""
 
     records: int = 0
@@ -69,7 +69,7 @@ class Report:
 @dataclass
 class BuildResult:
     lines: list[str]
-    report: Report
+    report: BuildReport
     works: dict[str, Work]
 
     @property
@@ -86,7 +86,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
 
     ``on_progress(stage, n)`` is called now and then with the stage (read, map) and records done.
     """
-    report = Report()
+    report = BuildReport()
     problem = report.recorder(strict, on_problem)
     works = _read(inputs, report, problem, on_progress)
     for line in unused_overrides(ctx.topic_lines, set(works)):
@@ -116,7 +116,7 @@ def build_graph(inputs: Iterable[str], ctx: Context, strict: bool = False,
     return BuildResult(sorted(lines), report, works)
 
 
-def _read(inputs: Iterable[str], report: Report, problem: Callable[[str, str], None],
+def _read(inputs: Iterable[str], report: BuildReport, problem: Callable[[str, str], None],
           on_progress: Callable[[str, int], None] | None) -> dict[str, Work]:
     """The record kept for each DOI, by DOI."""
     merge = DoiMerge(report.notes)

@@ -24,9 +24,9 @@ from ..query.backends import build_disk_store
 from ..rdf.ids import DEFAULT_BASE, check_base
 from ..rdf.io import canonical_lines
 from ..rdf.nquads import count_triples
-from ..validate import Report, in_shards, validate_collected, validate_file, violation_message
+from ..validate import ValidationReport, in_shards, validate_collected, validate_file, violation_message
 from ..workspace import drop_parts_pointer, inputs_note, point_at_parts, scratch_dir, workspace, write_inputs
-from .memory import Report as BuildReport
+from .memory import BuildReport
 from .stream import StreamResult, build_stream
 from .tuning import Tuning
 
@@ -99,7 +99,7 @@ class Built:
     graph: Path | str  # the workspace graph, or the parts folder (a path or a URL) of a cluster build
 
 
-def build(inputs: list[str], options: BuildOptions) -> tuple[Built, Report | None]:
+def build(inputs: list[str], options: BuildOptions) -> tuple[Built, ValidationReport | None]:
     """Build the graph of ``inputs`` in a stream, validate it, and write the workspace graph and, if asked, an
     export and the on-disk store. Every output is checked before the build starts and all are replaced together
     at its end: an interruption (``BuildInterrupted``) or a failure leaves all of them as they were. An input that
@@ -138,7 +138,7 @@ class _Run:
     def jobs(self) -> int:
         return self.options.jobs or default_jobs()
 
-    def local(self, inputs: list[str]) -> tuple[Built, Report | None]:
+    def local(self, inputs: list[str]) -> tuple[Built, ValidationReport | None]:
         """The graph merged into the workspace graph (with workers, the sample validated while it is merged)."""
         o, plan = self.options, self.plan
         note, manifest = inputs_note(plan, inputs)
@@ -189,7 +189,7 @@ class _Run:
         self._tail(built, t, lambda: canonical_lines(graph_tmp), then=lambda: drop_parts_pointer(plan))
         return built, report
 
-    def on_cluster(self, inputs: list[str], engine: DaskEngine) -> tuple[Built, Report | None]:
+    def on_cluster(self, inputs: list[str], engine: DaskEngine) -> tuple[Built, ValidationReport | None]:
         """The parts written by the workers into a temporary folder beside the parts folder, which is validated,
         exported and loaded from there, then put in place with its manifest, written last."""
         o, plan = self.options, self.plan
@@ -248,7 +248,7 @@ class _Run:
             report.notes.insert(0, note)
         return True
 
-    def _judged(self, report: Report, built: BuildReport, lines: Iterable[str] | None, t: float) -> float:
+    def _judged(self, report: ValidationReport, built: BuildReport, lines: Iterable[str] | None, t: float) -> float:
         """The validate stage ends: a graph with violations stops the build here unless --allow-invalid."""
         t = built.timed("validate", t)
         faults.reached("validate")

@@ -38,7 +38,7 @@ from ..refs.resolve_disk import DiskResolver, Lookup
 from ..refs.topics import unused_overrides
 from . import facts
 from .dedupe import DoiMerge, Drop, Rank, rank
-from .memory import Report
+from .memory import BuildReport
 from .tuning import Tuning
 
 # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
@@ -53,7 +53,7 @@ Chunk = list[tuple[int, "Item | LazyLine", "frozenset[int] | None"]]
 class StreamResult:
     """A finished pass: the sorted N-Quads run files to merge, the report and what validation needs."""
 
-    report: Report
+    report: BuildReport
     runs: list[Path]
     scratch: Path
     tuning: Tuning = field(default_factory=Tuning)
@@ -226,7 +226,7 @@ def run_records(records: int, width: int, tuning: Tuning) -> int:
     return max(tuning.chunk, min(tuning.run_growth * tuning.chunk, -(-records // room)))
 
 
-def _numbered(inputs: list[Input], report: Report | None, stream_above: int) -> Iterator[tuple[int, Any, None]]:
+def _numbered(inputs: list[Input], report: BuildReport | None, stream_above: int) -> Iterator[tuple[int, Any, None]]:
     """Chunk items of every record, or of every line of a large JSON Lines file (a ``LazyLine``; see
     ``_expanded``); with ``report``, notes go there and read errors come too, else they are left out."""
     for n, item in enumerate(iter_records(inputs, lazy=True, stream_above=stream_above)):
@@ -280,7 +280,7 @@ def sample_of(dois: Iterable[str], n: int) -> set[str]:
     return set(sorted(dois, key=lambda d: hashlib.sha256(d.encode("utf-8")).hexdigest())[:n])
 
 
-def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, report: Report,
+def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, report: BuildReport,
                problem: Callable[[str, str], None], jobs: int, tuning: Tuning,
                on_progress: Callable[..., None] | None) -> tuple[dict[str, int], list[int]]:
     """Pass 1 in a local pool: see ``take_scanned``."""
@@ -293,7 +293,7 @@ def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, r
             pool.shutdown(cancel_futures=True)
 
 
-def take_scanned(answers: Iterable[list[Scanned | ScanFailed]], resolver: DiskResolver, report: Report,
+def take_scanned(answers: Iterable[list[Scanned | ScanFailed]], resolver: DiskResolver, report: BuildReport,
                  problem: Callable[[str, str], None],
                  on_progress: Callable[..., None] | None) -> tuple[dict[str, int], list[int]]:
     """Pass 1's reduce, whichever engine ran the scans (answers in input order): dedupe, collect reference
@@ -371,7 +371,7 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     ``sample``: validate only that many records (their graph IRIs land in ``result.sample``). The cluster build
     (``kg.pipeline.cluster``) runs the same step functions on hash partitions.
     """
-    report = Report()
+    report = BuildReport()
     t = time.perf_counter()
     ctx = spec.create()
     scratch.mkdir(parents=True, exist_ok=True)

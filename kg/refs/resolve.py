@@ -120,7 +120,7 @@ def kind_of(p: ParsedRef) -> str:
 # ---------------------------------------------------------------- compact features
 
 @dataclass(slots=True)
-class Feat:
+class RefFeatures:
     """All that resolution needs to know of one reference: small, so millions fit on disk or in memory."""
 
     citing: str
@@ -142,7 +142,7 @@ class Feat:
 
 
 @dataclass(frozen=True, slots=True)
-class Res:
+class Resolved:
     """A resolution without the parsed reference (cheap to store)."""
 
     cited: str
@@ -164,7 +164,7 @@ def record_entry(work: Work) -> tuple[str, str | None, str | None, frozenset[str
 
 
 def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = None,
-             catalogue: Any = None) -> list[Feat]:
+             catalogue: Any = None) -> list[RefFeatures]:
     """The features of every reference of ``work`` (``parsed`` collects the parsed references if given); with
     the tool ``catalogue``, which references name or point at a tool's main page."""
     out = []
@@ -179,8 +179,8 @@ def features(work: Work, minter: Minter, parsed: dict[int, ParsedRef] | None = N
         if not p.title and atoks and p.year and p.venue and (f.get("volume") or f.get("first-page")):
             ckey = " ".join([min(atoks), p.year, fold(p.venue), f.get("volume", ""), f.get("first-page", "")])
         text = reference_text(ref)
-        feat = Feat(work.doi, ref.index, title_key(p.title), p.year and p.year + _year_tag(text, p.year), atoks, url,
-                    ckey, p.title, p.urls, "arxiv" in text.lower())
+        feat = RefFeatures(work.doi, ref.index, title_key(p.title), p.year and p.year + _year_tag(text, p.year), atoks,
+                           url, ckey, p.title, p.urls, "arxiv" in text.lower())
         found = id_node(p, minter)
         if found:
             feat.id_node, feat.id_method, feat.id_matched = found
@@ -229,9 +229,9 @@ def id_score(method: str) -> float:
     return 1.0 if method == "doi" else 0.97
 
 
-def id_res(f: Feat) -> Res:
+def id_res(f: RefFeatures) -> Resolved:
     assert f.id_node and f.id_method and f.id_matched is not None
-    return Res(f.id_node, f.id_method, id_score(f.id_method), f.id_matched)
+    return Resolved(f.id_node, f.id_method, id_score(f.id_method), f.id_matched)
 
 
 Known = list[tuple[str, str | None, frozenset[str], str]]  # (node, year, author tokens, source)
@@ -255,7 +255,8 @@ def near_titles(block: Callable[[str, str], Iterable[str]], size: int = 4096) ->
     return near
 
 
-def title_matcher(known: Callable[[str], Known], near: Near, size: int = 1 << 16) -> Callable[[Feat], Res | None]:
+def title_matcher(known: Callable[[str], Known], near: Near,
+                  size: int = 1 << 16) -> Callable[[RefFeatures], Resolved | None]:
     """Step 2, ``match(f)``: a reference without identifier whose title names a work known by identifier.
 
     What depends only on the title key, year and author tokens (the candidate works, found by scanning the
@@ -278,7 +279,7 @@ def title_matcher(known: Callable[[str], Known], near: Near, size: int = 1 << 16
         agree = frozenset(n for n, y, _a, _s in entries if year is not None and y == year and n in nodes)
         return nodes, method, ratio, agree
 
-    def match(f: Feat) -> Res | None:
+    def match(f: RefFeatures) -> Resolved | None:
         assert f.tkey
         found, method, ratio, agree = candidates(f.tkey, f.year, f.atoks)
         own = Minter.doi(f.citing)
@@ -292,24 +293,24 @@ def title_matcher(known: Callable[[str], Known], near: Near, size: int = 1 << 16
         if len(nodes) != 1:
             return None
         score = (0.9 + (0.05 if nodes[0] in agree else 0.0) + (0.04 if f.atoks else 0.0)) * ratio
-        return Res(nodes[0], method, round(score, 2), f.title or "")
+        return Resolved(nodes[0], method, round(score, 2), f.title or "")
 
     return match
 
 
-def url_candidates(f: Feat, url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> set[str]:
+def url_candidates(f: RefFeatures, url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> set[str]:
     """Step 3: the URL groups a URL-less reference may join through its title."""
     return {g for g, y, a in url_titles if _years_ok(y, f.year) and _authors_ok(a, f.atoks)}
 
 
-def url_matcher(url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> Callable[[Feat], set[str]]:
+def url_matcher(url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) -> Callable[[RefFeatures], set[str]]:
     """``url_candidates`` for the references of one title key: each distinct URL-group title is looked at
     once, and references with the same year and authors share one answer (a much-cited work has thousands
     of references; comparing each with every other one is quadratic)."""
     titles = list(dict.fromkeys(url_titles))
     memo: dict[tuple[str | None, frozenset[str]], frozenset[str]] = {}
 
-    def candidates(f: Feat) -> set[str]:
+    def candidates(f: RefFeatures) -> set[str]:
         key = (f.year, f.atoks)
         found = memo.get(key)
         if found is None:
@@ -318,7 +319,7 @@ def url_matcher(url_titles: Iterable[tuple[str, str | None, frozenset[str]]]) ->
     return candidates
 
 
-def title_clusters(tkey: str, members: list[Feat]) -> Iterator[tuple[str, list[Feat]]]:
+def title_clusters(tkey: str, members: list[RefFeatures]) -> Iterator[tuple[str, list[RefFeatures]]]:
     """Step 4a: references sharing a title key, split by year (a yearless one joins the only year there
     is) and by compatible first authors, in (citing, index) order."""
     years = sorted({m.year for m in members if m.year})
@@ -329,7 +330,7 @@ def title_clusters(tkey: str, members: list[Feat]) -> Iterator[tuple[str, list[F
         # (_authors_ok). Members without authors fit anything, and members with the same authors answer the
         # same, so each cluster keeps its distinct non-empty author sets: linear in the group, not quadratic
         # (a work cited by thousands of references).
-        clusters: list[tuple[list[Feat], set[frozenset[str]]]] = []
+        clusters: list[tuple[list[RefFeatures], set[frozenset[str]]]] = []
         for m in sorted(chosen, key=lambda x: (x.citing, x.index)):
             home = next((c for c in clusters if not m.atoks or all(a & m.atoks for a in c[1])), None)
             if home is None:
@@ -343,14 +344,14 @@ def title_clusters(tkey: str, members: list[Feat]) -> Iterator[tuple[str, list[F
             yield f"title {tkey} {year or ''} {atok}", c
 
 
-def fuzzy_block_key(first: Feat) -> tuple[str, str] | None:
+def fuzzy_block_key(first: RefFeatures) -> tuple[str, str] | None:
     """Step 4b: the block of a title group (its first member's year and first title word), if fuzzy-mergeable."""
     if first.year and first.tkey and len(first.tkey.split()) >= 4:
         return first.year, first_word(first.tkey)
     return None
 
 
-def fuzzy_merges(keys: list[str], firsts: dict[str, Feat], merged: dict[str, str]) -> None:
+def fuzzy_merges(keys: list[str], firsts: dict[str, RefFeatures], merged: dict[str, str]) -> None:
     """Step 4b: within one block (``keys`` sorted), merge groups whose titles are near-identical."""
     for i, a in enumerate(keys):
         ra = firsts[a]
@@ -378,8 +379,8 @@ def earlier_version(records: Iterable[tuple[str, str | None, frozenset[str]]], y
     return hits[0] if hits else None
 
 
-def emit_group(gkey: str, members: list[Feat], minter: Minter,
-               earlier: Earlier | None = None) -> tuple[list[tuple[Feat, Res]], CitedInfo]:
+def emit_group(gkey: str, members: list[RefFeatures], minter: Minter,
+               earlier: Earlier | None = None) -> tuple[list[tuple[RefFeatures, Resolved]], CitedInfo]:
     """Step 5: one cited-work node for a group (members in (citing, index) order), a resolution per member;
     a title group that is an earlier version of an input work is linked to it (``earlier``)."""
     kind0, _, rest = gkey.partition(" ")
@@ -389,7 +390,8 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter,
         has_text = bool(r.title or r.urls)
         method = "unique" if has_text else "unresolved"
         score = (0.9 if r.year else 0.75) if has_text else 0.0
-        return [(r, Res(node, method, score, r.title or ""))], CitedInfo(node, r.title, None, r.year and r.year[:4])
+        info = CitedInfo(node, r.title, None, r.year and r.year[:4])
+        return [(r, Resolved(node, method, score, r.title or ""))], info
     if kind0 == "url":
         node = minter.node("cited", "url", name_key(rest))
     elif kind0 == "citation":
@@ -417,7 +419,7 @@ def emit_group(gkey: str, members: list[Feat], minter: Minter,
             method, score, matched = "title-shared", 0.85 + (0.05 if m.year else 0.0), m.title or ""
         else:
             method, score, matched = "unique", 0.9 if m.year else 0.75, m.title or ""
-        out.append((m, Res(node, method, round(score, 2), matched)))
+        out.append((m, Resolved(node, method, round(score, 2), matched)))
     link = None
     if kind0 == "title" and earlier is not None and members[0].tkey:
         year = years[0] if len(years) == 1 else None
@@ -448,7 +450,7 @@ class Resolver:
 
     def __init__(self, minter: Minter, catalogue: Any = None) -> None:
         self.minter, self.catalogue = minter, catalogue
-        self.feats: list[Feat] = []
+        self.feats: list[RefFeatures] = []
         self.records: dict[str, tuple[str | None, str | None, frozenset[str]]] = {}
         self.parsed: dict[tuple[str, int], ParsedRef] = {}
 
@@ -460,9 +462,9 @@ class Resolver:
         for index, p in parsed.items():
             self.parsed[(work.doi, index)] = p
 
-    def resolve_compact(self) -> tuple[dict[tuple[str, int], Res], list[CitedInfo]]:  # noqa: C901 - the resolution steps in order, sharing one result dict; splitting them is a refactor of its own
+    def resolve_compact(self) -> tuple[dict[tuple[str, int], Resolved], list[CitedInfo]]:  # noqa: C901 - the resolution steps in order, sharing one result dict; splitting them is a refactor of its own
         refs = sorted(self.feats, key=lambda r: (r.citing, r.index))
-        out: dict[tuple[str, int], Res] = {}
+        out: dict[tuple[str, int], Resolved] = {}
         # 1. identifiers
         known: dict[str, Known] = defaultdict(list)
         records: dict[str, list[tuple[str, str | None, frozenset[str]]]] = defaultdict(list)
@@ -472,7 +474,7 @@ class Resolver:
                 records[tkey].append((self.minter.doi(doi), year, atoks))
         for tkey, node, year in catalogue_known(self.catalogue, self.minter):
             known[tkey].append((node, year, frozenset(), "catalogue"))
-        rest: list[Feat] = []
+        rest: list[RefFeatures] = []
         for r in refs:
             if r.id_node is None:
                 rest.append(r)
@@ -485,7 +487,7 @@ class Resolver:
         for tkey, entries in known.items():
             for year in sorted({y for _n, y, _a, _s in entries if y}):
                 by_block[(first_word(tkey), year)].append(tkey)
-        unmatched: list[Feat] = []
+        unmatched: list[RefFeatures] = []
         near = near_titles(lambda w, y: by_block.get((w, y), ()))
         match = title_matcher(lambda t: known.get(t, []), near)
         for r in rest:
@@ -495,7 +497,7 @@ class Resolver:
             else:
                 unmatched.append(r)
         # 3. URLs, then titles shared between references
-        groups: dict[str, list[Feat]] = defaultdict(list)
+        groups: dict[str, list[RefFeatures]] = defaultdict(list)
         tool_pages: dict[str, set[str]] = defaultdict(set)  # catalogue tool -> URL groups of its main page
         for r in unmatched:
             if r.url:
@@ -507,8 +509,8 @@ class Resolver:
             for m in members:
                 if m.tkey:
                     url_titles[m.tkey].append((gkey, m.year, m.atoks))
-        leftovers: list[Feat] = []
-        matchers: dict[str, Callable[[Feat], set[str]]] = {}
+        leftovers: list[RefFeatures] = []
+        matchers: dict[str, Callable[[RefFeatures], set[str]]] = {}
         for r in unmatched:
             if r.url:
                 continue
@@ -523,7 +525,7 @@ class Resolver:
             else:
                 leftovers.append(r)
         # 4. title clusters, citation keys and single references
-        by_title: dict[str, list[Feat]] = defaultdict(list)
+        by_title: dict[str, list[RefFeatures]] = defaultdict(list)
         for r in leftovers:
             if r.tkey:
                 by_title[r.tkey].append(r)
@@ -531,7 +533,7 @@ class Resolver:
                 groups[f"citation {r.ckey}"].append(r)
             else:
                 groups[f"ref {r.citing} {r.index}"].append(r)
-        titled: dict[str, list[Feat]] = {}
+        titled: dict[str, list[RefFeatures]] = {}
         for tkey, members in by_title.items():
             titled.update(title_clusters(tkey, members))
         blocks: dict[tuple[str, str], list[str]] = defaultdict(list)

@@ -31,8 +31,8 @@ from .named import Mention, Named, decide_one
 from .parse import ParsedRef
 from .resolve import (
     CitedInfo,
-    Feat,
     Known,
+    RefFeatures,
     Resolution,
     catalogue_known,
     earlier_version,
@@ -80,10 +80,11 @@ def _toks(text: str | None) -> frozenset[str]:
     return frozenset(text.split(SEP)) if text else frozenset()
 
 
-def _feat(row: tuple) -> tuple[int, Feat]:
+def _feat(row: tuple) -> tuple[int, RefFeatures]:
     rid, citing, idx, tkey, year, atoks, url, ckey, title, urls, arxiv_text, node, method, matched, doc, utool = row
-    return rid, Feat(citing, idx, tkey, year, _toks(atoks), url, ckey, title, tuple(urls.split(SEP)) if urls else (),
-                     bool(arxiv_text), node, method, matched, doc_tool=doc, url_tool=utool)
+    urls_ = tuple(urls.split(SEP)) if urls else ()
+    return rid, RefFeatures(citing, idx, tkey, year, _toks(atoks), url, ckey, title, urls_,
+                            bool(arxiv_text), node, method, matched, doc_tool=doc, url_tool=utool)
 
 
 def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
@@ -119,7 +120,7 @@ class DiskResolver:
 
     @staticmethod
     def rows(seq: int, record: tuple[str, str | None, str | None, frozenset[str]], title: str | None,
-             feats: Iterable[Feat], parsed: dict[int, ParsedRef],
+             feats: Iterable[RefFeatures], parsed: dict[int, ParsedRef],
              mentions: Iterable[tuple[int, Mention]] = ()) -> tuple[tuple, list[tuple], list[tuple]]:
         """The table rows of one record, its references and the named artifacts they mention (cheap to send
         between processes); the parsed references are kept too, so that mapping need not parse them again."""
@@ -336,7 +337,7 @@ def _groups_step(db: sqlite3.Connection, out: sqlite3.Connection, where: str, _m
         titles = url_matcher([(g, y, _toks(a)) for g, y, a in db.execute(
             "SELECT gkey, year, atoks FROM ut WHERE tkey = ?", (tkey,))] if tkey else [])
         rid_of: dict[int, int] = {}
-        leftovers: list[Feat] = []
+        leftovers: list[RefFeatures] = []
         for rid, f in group:
             cands = titles(f)
             if not cands and f.doc_tool:

@@ -9,7 +9,7 @@ from functools import cache
 from itertools import combinations
 
 from ..refs.topics import concepts
-from .source import Source
+from .source import QuerySource
 
 DEFAULT_PAIR = ("performance-analysis", "compilers")  # the stored headline queries' defaults
 MOST_PAIRS = 4  # topic pairs offered by the selector (the default and pairs of the largest families)
@@ -35,7 +35,7 @@ class Recognition:
 
 
 @dataclass
-class Work:
+class WorkRow:
     doi: str
     title: str = ""
     type: str = ""
@@ -47,7 +47,7 @@ class Work:
 
 
 @dataclass
-class Tool:
+class ToolRow:
     iri: str
     name: str
     category: str
@@ -99,8 +99,8 @@ class Pair:
 class Corpus:
     stats: dict[str, int]
     years: list[dict[str, str]]
-    works: dict[str, Work]
-    tools: dict[str, Tool]  # by IRI, most cited first
+    works: dict[str, WorkRow]
+    tools: dict[str, ToolRow]  # by IRI, most cited first
     categories: list[str]  # by citing works, most first
     pairs: list[Pair]
     topics: list[dict[str, str]]
@@ -130,7 +130,7 @@ def _family(cid: str) -> str | None:
     return c.id if c.depth == 1 else c.ancestors[-2]
 
 
-def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
+def gather(src: QuerySource, pairs: int = MOST_PAIRS) -> Corpus:
     """Everything the page shows; ``pairs``: the topic pairs of the matrix selector (all from one query)."""
     by_concept = {c.id: c for c in concepts()}
     # every query below answered ahead, a few at once, the costliest first (the page reads them in its own order)
@@ -142,9 +142,9 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
     stats = src.stats()
     years = src.rows("years")
 
-    works: dict[str, Work] = {}
+    works: dict[str, WorkRow] = {}
     for r in src.rows("works"):
-        w = works.setdefault(r["doi"], Work(r["doi"], r["title"], r["type"], r["year"]))
+        w = works.setdefault(r["doi"], WorkRow(r["doi"], r["title"], r["type"], r["year"]))
         if r.get("venue") and not w.venue:
             w.venue = r["venue"]
         if r["author"] and r["author"] not in w.authors:
@@ -168,9 +168,9 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
         topic_counts.update(under)
 
     # the tools, and every (tool, citing work, reference key) with how the tool was recognised there
-    tools: dict[str, Tool] = {}
+    tools: dict[str, ToolRow] = {}
     for r in src.rows("tools"):
-        tools[r["tool_iri"]] = Tool(r["tool_iri"], r["tool"], r["category"], int(r["citing_works"]),
+        tools[r["tool_iri"]] = ToolRow(r["tool_iri"], r["tool"], r["category"], int(r["citing_works"]),
                                     int(r["references"]))
     cat_total: Counter[str] = Counter()
     for t in tools.values():
@@ -203,7 +203,7 @@ def gather(src: Source, pairs: int = MOST_PAIRS) -> Corpus:
                   src.rows("untitled-cited"), sum(r["resolution_method"] == "unresolved" for r in unresolved))
 
 
-def _pairs(src: Source, works: dict[str, Work], citations: list[dict[str, str]], by_concept: dict,
+def _pairs(src: QuerySource, works: dict[str, WorkRow], citations: list[dict[str, str]], by_concept: dict,
            most: int = MOST_PAIRS) -> list[Pair]:
     """The topic pairs of the matrix: the rows of the headline query (tools-cited-by-profiling-and-compiler) for
     each pair, made from one query for all pairs: the rows of tool-citations of the papers of each side

@@ -15,12 +15,12 @@ from ..refs.topics import concepts
 from ..resources import data_file
 from ..workspace import fetch_command
 from . import svg
-from .data import TOP_CITED, Corpus, Pair, Tool, tool_key, work_key
+from .data import TOP_CITED, Corpus, Pair, ToolRow, tool_key, work_key
 from .network import Network, Node
-from .source import Source
+from .source import QuerySource
 
 if TYPE_CHECKING:
-    from ..validate import Report as ValidationReport
+    from ..validate import ValidationReport
 
 # how much of each list the page shows (the rest is counted: "and N more"); the file stays a few MB at scale
 TOP = {"tools_chart": 30, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40, "matrix_papers": 30,
@@ -56,12 +56,12 @@ def work_link(c: Corpus, doi: str, most: int = 90) -> str:
     return f'<a href="#{work_key(doi)}">{e(title)}</a>'
 
 
-def tool_link(t: Tool) -> str:
+def tool_link(t: ToolRow) -> str:
     return f'<a href="#tool-{e(t.key)}">{e(t.name)}</a>'
 
 
 class Page:
-    def __init__(self, c: Corpus, src: Source, validation: ValidationReport | None, validation_note: str) -> None:
+    def __init__(self, c: Corpus, src: QuerySource, validation: ValidationReport | None, validation_note: str) -> None:
         self.c, self.src = c, src
         self.validation, self.validation_note = validation, validation_note
         self.cat_colour = svg.colours(c.categories)
@@ -219,7 +219,7 @@ class Page:
         for t in tools:
             tool = c.tools[t]
 
-            def cell(doi: str, side: str, t: str, tool: Tool) -> str:
+            def cell(doi: str, side: str, t: str, tool: ToolRow) -> str:
                 if (t, doi) in ev_id:
                     n = len(evidence[(t, doi)])
                     return (f'<td class="cell {side}"><a href="#{e(ev_id[(t, doi)])}" title="{e(tool.name)}: '
@@ -302,7 +302,7 @@ class Page:
                 net.add_edge(a, b)
         return net
 
-    def _tool(self, t: Tool) -> str:
+    def _tool(self, t: ToolRow) -> str:
         items: list[str] = []
         for doi in sorted(t.citing, key=lambda d: (self.c.works[d].title.lower() if d in self.c.works else d, d)):
             if len(items) >= TOP["tool_citing"]:

@@ -34,7 +34,7 @@ from ..workspace import workspace_graph
 Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``Source.rows`` call: name, parameters, limit
 
 
-class Source:
+class QuerySource:
     """One source of the report: graph files (default: the workspace graph), a store folder or an endpoint."""
 
     def __init__(self, graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,

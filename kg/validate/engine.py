@@ -23,7 +23,7 @@ from . import core as validate_core
 from . import sparql as validate_sparql
 from .data import flatten
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries, run, validate_pyshacl
-from .report import Report, add_hit, add_result, collect, copy_path, core_result, ordered, sparql_result
+from .report import ValidationReport, add_hit, add_result, collect, copy_path, core_result, ordered, sparql_result
 from .shapes import load_shapes
 
 ENGINE_ENV = "KG_SHACL_ENGINE"  # fast (default), pyshacl (the reference), both (compare; tests), compiled (tests)
@@ -47,7 +47,7 @@ def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Grap
 
 
 def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, engine: str | None = None,
-             only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> Report:
+             only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> ValidationReport:
     """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
     The default engine evaluates the shapes it compiles (``kg.validate.core``) on dictionaries, the SHACL-SPARQL
@@ -63,7 +63,7 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
 
 
 def _validate(data: Graph | None, shapes: Graph, lines: list[str] | None, engine: str | None,
-              only: set[URIRef] | None, prefixes: dict[str, str] | None) -> Report:
+              only: set[URIRef] | None, prefixes: dict[str, str] | None) -> ValidationReport:
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
     if engine == "pyshacl":
         return validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
@@ -126,7 +126,7 @@ def _input_digest(data: Graph | None, shapes: Graph, lines: list[str] | None, on
 
 def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
                    only: set[URIRef] | None = None, compiled_only: bool = False,
-                   prefixes: dict[str, str] | None = None) -> Report:
+                   prefixes: dict[str, str] | None = None) -> ValidationReport:
     core, checks = validate_sparql.split(shapes)
     native = validate_core.compiled(core, shapes)
     if compiled_only and (native.rest_has_targets or checks):
@@ -172,11 +172,11 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
         for path in set(report.objects(None, SH.resultPath)):
             copy_path(report, shapes, path)  # a complex path with its structure, as pySHACL writes it
         return report
-    return Report(bool(conforms), ordered(results), graph)
+    return ValidationReport(bool(conforms), ordered(results), graph)
 
 
 def validate_lines(lines: list[str], shapes: Path | None = None, engine: str | None = None,
-                   prefixes: dict[str, str] | None = None) -> Report:
+                   prefixes: dict[str, str] | None = None) -> ValidationReport:
     """Validate canonical N-Quads lines against the shapes (default: shapes/). The rdflib graph of the lines
     is made only if pySHACL needs it (the compiled engine and Oxigraph read the lines); ``prefixes`` are those
     the graph files declared (pySHACL resolves SPARQL prefixes with them, and both engines write nodes with them

@@ -14,7 +14,7 @@ import pyshacl
 from rdflib import Graph, URIRef
 
 from ..errors import InputError
-from .report import Report, collect, ordered
+from .report import ValidationReport, collect, ordered
 
 PARSED_MAX = 512  # parsed SPARQL texts kept between validations (a shapes graph has a few dozen)
 _PARSED: dict[tuple[str, str | None, tuple], object] = {}
@@ -111,7 +111,7 @@ def _where(shapes: Graph, reason: str) -> str:
     return str(files[0].parent) if files else "the shapes"
 
 
-def validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = None) -> Report:
+def validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = None) -> ValidationReport:
     """Run pySHACL (no inference; the graph states its classes) and collect the results."""
     from pyshacl.rdfutil.stringify import stringify_blank_node
     stringify_blank_node.dict_cache.clear()  # keyed by id(graph): a new graph may reuse a freed one's id
@@ -121,5 +121,5 @@ def validate_pyshacl(data: Graph, shapes: Graph, only: set[URIRef] | None = None
         wanted = {str(f) for f in only}
         results = [r for r in results if r.focus in wanted]
         conforms = not results
-    return Report(bool(conforms), ordered(results), report)
+    return ValidationReport(bool(conforms), ordered(results), report)
 

@@ -10,13 +10,13 @@ from ..infra import parts
 from ..query.backends import no_triples
 from ..rdf.io import read_graph_lines
 from ..workspace import workspace_source
-from .report import Report
+from .report import ValidationReport
 from .shards import validate_graph_lines
 
 
 def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = None, jobs: int = 1,
                     engine: str | None = None, on_progress: Callable[..., None] | None = None,
-                    graph_format: str | None = None) -> Report:
+                    graph_format: str | None = None) -> ValidationReport:
     """Validate graph files or parts folders (default: the workspace graph; files in ``graph_format`` when given,
     else by their extensions); with ``jobs`` > 1, record by record in parallel. ``on_progress("validate", done,
     total, "shards")`` is told as shards are done."""

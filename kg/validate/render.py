@@ -11,7 +11,7 @@ import orjson
 from ..rdf.ids import Minter
 from ..rdf.nquads import graph_of, subject_of
 from ..rdf.terms import iri
-from .report import RANK, SEVERITIES, Report, Result
+from .report import RANK, SEVERITIES, Result, ValidationReport
 
 
 def short(iri: str | None) -> str:
@@ -21,7 +21,7 @@ def short(iri: str | None) -> str:
     return Prefixer().curie(iri) or iri
 
 
-def render_text(report: Report, threshold: str) -> str:
+def render_text(report: ValidationReport, threshold: str) -> str:
     shown = report.at_or_above(threshold)
     lines = []
     by_shape: dict[tuple[str, str], list[Result]] = defaultdict(list)
@@ -46,7 +46,7 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
-def summary(report: Report) -> str:
+def summary(report: ValidationReport) -> str:
     """"conforms" (no result of any severity, as SHACL's sh:conforms) or "does not conform", and the counts:
     the words ``kg validate`` and ``kg build`` both use."""
     counts = Counter(r.severity for r in report.results)
@@ -54,14 +54,14 @@ def summary(report: Report) -> str:
             f"{_n(counts['Warning'], 'warning')}, {_n(counts['Info'], 'info')}")
 
 
-def see_all(report: Report, threshold: str = "violation") -> str:
+def see_all(report: ValidationReport, threshold: str = "violation") -> str:
     """The --severity that shows every result the report counts ("" when ``threshold`` already does)."""
     lowest = max((RANK.get(SEVERITIES.get(r.severity.lower()), 2) for r in report.results), default=0)
     wanted = ["violation", "warning", "info"][lowest]
     return "" if ["violation", "warning", "info"].index(threshold) >= lowest else wanted
 
 
-def _hidden(report: Report, threshold: str) -> str:
+def _hidden(report: ValidationReport, threshold: str) -> str:
     """What the counts hold that the report does not show, and how to see it."""
     wanted = see_all(report, threshold)
     if not wanted:
@@ -70,7 +70,7 @@ def _hidden(report: Report, threshold: str) -> str:
     return f"; {hidden} not shown: use --severity {wanted}"
 
 
-def render_json(report: Report, threshold: str) -> str:
+def render_json(report: ValidationReport, threshold: str) -> str:
     counts = Counter(r.severity for r in report.results)
     doc = {
         "conforms": report.conforms,
@@ -84,11 +84,11 @@ def render_json(report: Report, threshold: str) -> str:
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
-def render_turtle(report: Report) -> str:
+def render_turtle(report: ValidationReport) -> str:
     return report.graph.serialize(format="turtle")
 
 
-def violating_records(report: Report, lines: Iterable[str] | None, base: str) -> list[str]:
+def violating_records(report: ValidationReport, lines: Iterable[str] | None, base: str) -> list[str]:
     """The DOIs of the records whose named graphs hold a focus node of a violation (sorted): the graph
     ``{base}graph/{doi}`` of each quad whose subject is such a node, else, without the lines, the DOI of a focus
     node that is a work (``https://doi.org/{doi}``)."""
@@ -111,7 +111,7 @@ def violating_records(report: Report, lines: Iterable[str] | None, base: str) ->
     return sorted(dois)
 
 
-def violation_message(report: Report, lines: Iterable[str] | None, base: str, limit: int = 5) -> str:
+def violation_message(report: ValidationReport, lines: Iterable[str] | None, base: str, limit: int = 5) -> str:
     """The one line a build that meets violations ends with: how many, the first, the records that have them,
     and what to do (the records' data is caught in normalize, so what remains is a mapping bug)."""
     n = report.count("Violation")

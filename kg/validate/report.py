@@ -31,7 +31,7 @@ class Result:
 
 
 @dataclass
-class Report:
+class ValidationReport:
     conforms: bool
     results: list[Result]
     _graph: "Graph | Callable[[], Graph]" = field(repr=False)

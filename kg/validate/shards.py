@@ -23,7 +23,7 @@ from ..rdf.ids import SHARED_GRAPHS
 from ..rdf.nquads import graph_of, split_quad, subject_of, triple_key
 from .engine import validate, validate_lines
 from .reach import RDF_TYPE, deep_predicates, inverse_predicates
-from .report import Report, Result, ordered
+from .report import Result, ValidationReport, ordered
 from .shapes import load_shapes, shapes_of
 
 Reach = Callable[[Path | None], "tuple[set[str], set[str]] | None"]  # what shapes read beyond a node (reach.py)
@@ -184,7 +184,7 @@ class ShardPlan:
 
 def validate_sharded(lines: list[str], folder: Path | None, shared_graphs: set[str],
                      shard_size: int = 50, jobs: int = 1, reach: Reach = deep_predicates,
-                     on_progress: Progress | None = None) -> Report:
+                     on_progress: Progress | None = None) -> ValidationReport:
     """Validate canonical N-Quads lines against the shapes in ``folder`` (None: the built-in ones) record by
     record, in shards of ``shard_size`` records (or homes) that ``jobs`` workers validate in parallel (see the
     module's docstring). ``reach`` says what the shapes read
@@ -204,7 +204,7 @@ def validate_sharded(lines: list[str], folder: Path | None, shared_graphs: set[s
     for focus, part in parts:
         results.update(r for r in part if focus is not None or r.focus not in multi_plain)
     found = ordered(results)
-    return Report(not found, found, Graph())
+    return ValidationReport(not found, found, Graph())
 
 
 def _done(on_progress: Progress, total: int, done: int) -> None:
@@ -223,7 +223,7 @@ def in_shards(n_lines: int, sharding: Sharding = Sharding()) -> bool:
 
 
 def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path | None, jobs: int,
-                       sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> Report:
+                       sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> ValidationReport:
     """Validate whole when small (one shard, for ``on_progress``), else record by record in shards (the same
     report, less memory)."""
     if not in_shards(len(lines), sharding):
@@ -234,7 +234,7 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
 
 
 def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int,
-                  sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> Report:
+                  sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> ValidationReport:
     """``validate_collected`` of the lines of a file."""
     with open(path, encoding="utf-8", newline="\n") as fh:
         return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, sharding, on_progress)
@@ -248,7 +248,7 @@ def shared_graphs_of(graphs: Iterable[str]) -> set[str]:
 
 
 def validate_graph_lines(lines: list[str], shapes: Path | None = None, jobs: int = 1, engine: str | None = None,
-                    prefixes: dict[str, str] | None = None, on_progress: Progress | None = None) -> Report:
+                    prefixes: dict[str, str] | None = None, on_progress: Progress | None = None) -> ValidationReport:
     """Validate the sorted lines of graph files; with ``jobs`` > 1, record by record in parallel."""
     if jobs > 1:
         load_shapes(shapes)  # fail early and clearly on bad shapes
@@ -258,7 +258,7 @@ def validate_graph_lines(lines: list[str], shapes: Path | None = None, jobs: int
     return _one_shard(partial(validate_lines, lines, shapes, engine, prefixes), on_progress)
 
 
-def _one_shard(validation: Callable[[], Report], on_progress: Progress | None) -> Report:
+def _one_shard(validation: Callable[[], ValidationReport], on_progress: Progress | None) -> ValidationReport:
     """A validation of the whole graph at once, reported as one shard."""
     if on_progress is not None:
         on_progress(STAGE, 0, 1, UNIT)
