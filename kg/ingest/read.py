@@ -213,10 +213,11 @@ class _Broken(Exception):
     """A compressed stream broke off midway (or holds something that is not gzip after a member)."""
 
 
-def _expanded(fh: Any, gz: bool) -> Iterator[bytes]:
+def _expanded(fh: Any, gz: bool, trailing: list[int] | None = None) -> Iterator[bytes]:
     """The bytes of an open file, expanded when gzipped (every member), in blocks of at most ``BLOCK``: memory
     stays flat whatever the file expands to. Raises ``_Broken`` where a compressed stream breaks off, after
-    every byte before the break."""
+    every byte before the break. Bytes after a member that start no other member are trailing garbage, which
+    gzip(1) ignores with a warning: so does this, and appends their offset to ``trailing``."""
     if not gz:
         while block := fh.read(BLOCK):
             yield block
@@ -235,6 +236,12 @@ def _expanded(fh: Any, gz: bool) -> Iterator[bytes]:
             if not pending.strip(b"\x00"):
                 pending = b""
                 continue
+            if len(pending) < len(GZIP_MAGIC):
+                pending += fh.read(BLOCK)
+            if not pending.startswith(GZIP_MAGIC):
+                if trailing is not None:
+                    trailing.append(fh.tell() - len(pending))
+                return
             d = zlib.decompressobj(31)
         try:
             out = d.decompress(pending, BLOCK)
@@ -363,38 +370,49 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
         yield opened
         return
     fh, gz, digest, stored = opened
+    trailing: list[int] = []
     with fh:
-        blocks = _expanded(fh, gz)
-        big = stored > stream_above
-        pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
-        size = 0
-        broken: str | None = None
+        yield from _read_opened(shown, fh, gz, digest, stored, explicit, lazy, stream_above, trailing)
+    if trailing:
+        yield Ignored(f"{shown}: {stored - trailing[0]} bytes of trailing garbage after the gzip data ignored, as "
+                      "gzip -d does; re-compress the file to drop them")
+
+
+def _read_opened(shown: str, fh: Any, gz: bool, digest: str, stored: int, explicit: bool, lazy: bool,
+                 stream_above: int, trailing: list[int],
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
+    """``iter_file`` on the open file."""
+    blocks = _expanded(fh, gz, trailing)
+    big = stored > stream_above
+    pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
+    size = 0
+    broken: str | None = None
+    try:
+        for block in blocks:
+            pending.append(block)
+            size += len(block)
+            if big or size > stream_above:
+                big = True
+                break
+        if big and _json_lines_start(pending, blocks):
+            yield from _stream_lines(shown, digest, pending, blocks, lazy)
+            return
+    except _Broken as e:
+        broken = str(e)
+    data = bytearray()
+    while pending:
+        data += pending.pop(0)
+    if big and broken is None:
         try:
             for block in blocks:
-                pending.append(block)
-                size += len(block)
-                if big or size > stream_above:
-                    big = True
-                    break
-            if big and _json_lines_start(pending, blocks):
-                yield from _stream_lines(shown, digest, pending, blocks, lazy)
-                return
+                data += block
+                if len(data) > MAX_DOCUMENT:
+                    yield InputError(shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref "
+                                     "file holds", "split it into smaller files or leave it out")
+                    return
         except _Broken as e:
             broken = str(e)
-        data = bytearray()
-        while pending:
-            data += pending.pop(0)
-        if big and broken is None:
-            try:
-                for block in blocks:
-                    data += block
-                    if len(data) > MAX_DOCUMENT:
-                        yield InputError(shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref "
-                                         "file holds", "split it into smaller files or leave it out")
-                        return
-            except _Broken as e:
-                broken = str(e)
-        yield from _whole(shown, data, digest, explicit, broken)
+    yield from _whole(shown, data, digest, explicit, broken)
 
 
 def _json_lines_start(pending: list[bytes], rest: Iterator[bytes]) -> bool:
@@ -457,7 +475,7 @@ def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, bro
     blank = _BLANK.match(data)
     assert blank is not None  # the pattern matches the empty string
     start = blank.end()
-    if not explicit and data[start:start + 1] not in (b"{", b"["):
+    if not explicit and data[start:start + 1] not in (b"{", b"[") and not _looks_like_json_lines(data):
         yield Ignored(f"{shown}: not JSON, ignored while reading the folder")
         return
     if not data or data.isspace():
@@ -490,19 +508,19 @@ def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, bro
 
 
 def _looks_like_json_lines(data: bytes | bytearray) -> bool:
-    """More than one non-empty line, and at least half of them are complete JSON objects or arrays."""
+    """More than one non-empty line, and at least half of them are JSON values of their own (a line holding
+    a scalar, such as ``null``, is a line of JSON Lines that holds no record: one bad line, not a sign that
+    the file is something else)."""
     lines = [ln for ln in data.split(b"\n") if ln.strip()]
     if len(lines) < 2:
         return False
     good = 0
     for ln in lines[:200]:
-        stripped = ln.strip()
-        if stripped[:1] in (b"{", b"[") and stripped[-1:] in (b"}", b"]"):
-            try:
-                orjson.loads(stripped)
-                good += 1
-            except orjson.JSONDecodeError as e:
-                good += "depth limit" in str(e)  # (a line too deep to parse is still a line of JSON)
+        try:
+            orjson.loads(ln)
+            good += 1
+        except orjson.JSONDecodeError as e:
+            good += "depth limit" in str(e)  # (a line too deep to parse is still a line of JSON)
     return good * 2 >= min(len(lines), 200)
 
 
