@@ -101,13 +101,11 @@ def spool(inputs: Iterable[str], scratch: Path, urls: bool = True) -> list[Input
             out.append(given)
             continue
         copy = scratch / f"input-{n:04d}"
-        shown = "stdin" if given == "-" else given
+        shown = "stdin" if given == "-" else display_path(given)
         try:
             src = sys.stdin.buffer if given == "-" else open(given, "rb")
             try:
-                with open(copy, "wb") as dst:
-                    while block := src.read(BLOCK):
-                        dst.write(block)
+                _copy_bounded(shown, src, copy)
             finally:
                 if given != "-":
                     src.close()
@@ -118,6 +116,110 @@ def spool(inputs: Iterable[str], scratch: Path, urls: bool = True) -> list[Input
                              "check the path and its permissions") from None
         out.append((shown, copy))
     return out
+
+
+_JSON_START = frozenset(b'{["-0123456789tfn')  # the first byte of a JSON text (after white space and a BOM)
+
+
+def _copy_bounded(shown: str, src: Any, copy: Path) -> None:
+    """Copy a pipe or device into ``copy`` within the bounds a file is read in: it stops, the copy removed,
+    with one line, at a NUL byte or a first byte no JSON text starts with, at a document that expands to
+    more than ``MAX_DOCUMENT`` or a JSON Lines line longer than ``MAX_LINE``; a JSON Lines stream has no cap.
+    Whatever ends the copy early (an error, Ctrl-C) removes it."""
+    watch = _Watch(shown)
+    try:
+        with open(copy, "wb") as dst:
+            while block := src.read(BLOCK):
+                watch.feed(block)
+                dst.write(block)
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+
+
+class _Watch:
+    """The expanded bytes of a spooled input, as they come (see ``_copy_bounded``); ``feed`` raises the
+    ``InputError`` that stops the copy."""
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.gz: zlib._Decompress | None = None
+        self.started = False
+        self.head = bytearray()  # the first bytes, until they tell JSON Lines from a document
+        self.lines: bool | None = None
+        self.size = 0  # expanded bytes
+        self.line = 1  # (JSON Lines) the line being read and its length so far
+        self.length = 0
+
+    def feed(self, block: bytes) -> None:
+        if not self.started and not self.head and block[:2] == GZIP_MAGIC:
+            self.gz = zlib.decompressobj(31)
+        self.started = True
+        if self.gz is None:
+            self._expanded(block)
+            return
+        pending = block
+        while pending and not self.gz.eof:
+            try:
+                self._expanded(self.gz.decompress(pending, BLOCK))
+            except zlib.error:
+                return  # (the reader says where the gzip stream breaks)
+            pending = self.gz.unconsumed_tail
+        if self.gz.eof and self.gz.unused_data[:2] == GZIP_MAGIC:  # another member
+            rest = self.gz.unused_data
+            self.gz = zlib.decompressobj(31)
+            self.feed(rest)
+
+    def _stop(self, where: str, what: str, fix: str) -> None:
+        raise InputError(where, what + "; the copy of it was removed", fix)
+
+    def _expanded(self, data: bytes) -> None:
+        if not data:
+            return
+        if self.lines is None:
+            first = not self.head
+            self.head += data
+            if first or len(self.head) <= BLOCK:
+                self._text(bytes(self.head[:BLOCK]))
+            self.lines = _starts_as_lines(self.head)
+            if self.lines is None and len(self.head) > MAX_LINE + BLOCK:
+                self.lines = False
+            if self.lines is not None:
+                data, self.head = bytes(self.head), bytearray()
+            else:
+                return
+        self.size += len(data)
+        if not self.lines:
+            if self.size > MAX_DOCUMENT:
+                self._stop(self.shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref file "
+                           "holds", "split it into smaller files or leave it out")
+            return
+        start = 0
+        while (nl := data.find(b"\n", start)) >= 0:
+            self._line(nl - start)
+            self.line += 1
+            self.length = 0
+            start = nl + 1
+        self._line(len(data) - start)
+
+    def _line(self, more: int) -> None:
+        self.length += more
+        if self.length > MAX_LINE:
+            self._stop(f"{self.shown}: line {self.line}", f"is longer than {_mib(MAX_LINE)}, more than any Crossref "
+                       "record", "fix the line or leave it out")
+
+    def _text(self, first: bytes) -> None:
+        """Stop at the start of what cannot be JSON text: a NUL byte, or a first byte no JSON value opens with."""
+        nul = first.find(b"\0")
+        body = first[3:] if first[:3] == b"\xef\xbb\xbf" else first
+        blank = _BLANK.match(body)
+        assert blank is not None
+        opening = body[blank.end():blank.end() + 1]
+        if nul >= 0 or (opening and opening[0] not in _JSON_START):
+            char = chr(opening[0]) if opening and 32 < opening[0] < 127 else f"0x{opening[0]:02x}" if opening else ""
+            why = f"a NUL byte at byte {nul + 1}" if nul >= 0 else f"it starts with {char}"
+            self._stop(self.shown, f"is not JSON text ({why})",
+                       "give Crossref JSON or JSON Lines, uncompressed or gzipped")
 
 
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
