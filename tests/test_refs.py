@@ -369,3 +369,88 @@ def test_title_matcher_equals_matching_reference_by_reference(known_rows: list, 
     for i, (tkey, year, atoks, arxiv_text) in enumerate(refs * 2):  # twice: answers from the memo too
         f = RefFeatures("10.1/x", i, tkey, year, atoks, None, None, tkey.title(), (), arxiv_text)
         assert match(f) == _match_known_by_definition(f, known, near)
+
+
+# ---------------------------------------------------------------- linear time on adversarial text
+
+# the pieces adversarial references are made of: quotes of every kind (mostly unclosed), brackets, colons,
+# dots, dashes, digits, white space, initials, names, years and the words the recognisers look for
+_PIECES = ["“", "”", "\"", "«", "»", "'", "‘", "(", ")", "[", "]", "<a", "&amp;", ":", ".", ",", "-", "–", "—", "|",
+           "1", "19", "2019", "(2019)", "10.", "10.1234/", "/", " ", "  ", "\t", "\n", "a", "A", "Ab", "A.", "A. ",
+           "Aa A, ", "Aa, B. ", "et al. ", " and ", " & ", "In ", "arXiv", "arxiv ", "http://", "www.", "doi:",
+           "Accessed ", "n.d.", "documentation ", "user guide ", "PyTorch ", "Name: ", " | ", "first edition ",
+           "1st ed. ", "[Online] "]
+
+
+def _shape_cost(text: str, n: int) -> float:
+    """The least CPU time, of three runs, of everything that reads a reference's text (the parser on the
+    text and on structured fields, the recognisers of named artifacts and catalogue tools, the topic
+    classifier), on ``text`` repeated to ``n`` characters."""
+    import time
+
+    from kg.ingest.normalize import normalize
+    from kg.refs import parse
+    from kg.refs.named import recognise, reference_text
+    from kg.refs.tools import Catalogue
+    from kg.refs.topics import classify
+
+    s = (text * (n // len(text) + 1))[:n]
+    catalogue = Catalogue.load()
+    refs = (Reference(1, "r1", None, None, s, ()),
+            Reference(2, "r2", None, None, None, (("article-title", s), ("author", s), ("journal-title", s),
+                                                  ("volume-title", s), ("year", s))))
+    raw = {"DOI": "10.1234/x", "title": [s], "abstract": s, "container-title": [s], "subject": [s]}
+    best = float("inf")
+    for _ in range(3):
+        parse._parse_memo.cache_clear()
+        parse.fold.cache_clear()
+        catalogue._memo.clear()
+        start = time.thread_time()  # (CPU time: a loaded machine's other processes do not count)
+        for r in refs:
+            p = parse.parse_reference(r)
+            recognise(p, reference_text(r))
+            catalogue.recognise(p, None, reference_text(r))
+            catalogue.main_page_of_title(p.title)
+        catalogue.recognise_record(s, None)
+        classify(normalize(raw, Source("t.json", "0", ""))[0])
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+def _assert_linear(text: str) -> None:
+    small, large = _shape_cost(text, 8 << 10), _shape_cost(text, 64 << 10)
+    # linear is ~8x; a pattern quadratic in the text is ~64x (below a millisecond, timer noise rules)
+    assert large <= 20 * max(small, 0.002), f"{text[:40]!r}: 8 KB {small * 1e3:.1f} ms, 64 KB {large * 1e3:.1f} ms"
+
+
+@pytest.mark.parametrize("text", [
+    "“", "“a ", "\"", "1", " ", "\t ", "A. ", "Aa A, ", "a", "documentation ", "arxiv ", "x |", "Smith, J. “A",
+    "1st edition x", "et al. [Online] "])
+def test_reference_text_is_read_in_linear_time(text: str) -> None:
+    """The shapes that were quadratic or worse (a run of opening quotes: 9 s at 16k characters)."""
+    _assert_linear(text)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6).map("".join))
+def test_adversarial_reference_text_is_read_in_linear_time(text: str) -> None:
+    """Every shape of adversarial reference: an 8 KB and a 64 KB text of it cost about 8x apart, never 20x."""
+    _assert_linear(text)
+
+
+def test_references_of_a_record_are_parsed_in_time_linear_in_their_number() -> None:
+    import time
+
+    from kg.refs import parse
+
+    def cost(n: int) -> float:
+        w = work("10.1/a", *(ref(i, f"A. Author{i % 97}. {2000 + i % 20}. Title {i} of a study. In Proc. X.")
+                              for i in range(1, n + 1)))
+        parse._parse_memo.cache_clear()
+        start = time.thread_time()
+        for r in w.references:
+            parse.parse_reference(r)
+        return time.thread_time() - start
+
+    small, large = cost(1000), cost(8000)
+    assert large <= 20 * max(small, 0.002), (small, large)

@@ -595,3 +595,27 @@ def test_report_sends_the_graphs_asked_for_with_every_query(ws: Path, hostile: H
         fields = parse_qsl(body.decode("ascii"), strict_parsing=True)
         assert method == "POST" and fields[0][0] == "query"
         assert fields[1:] == [("default-graph-uri", "urn:x:g"), ("named-graph-uri", "urn:x:named")]
+
+
+# ---------------------------------------------------------------- terminal escapes in values (issue 45 item 8)
+
+
+HOSTILE_VALUE = "title\x1b[2J\x1b]0;pwned\x07 end\x9b31m\x7f"
+
+
+def test_a_table_shows_no_escape_sequence_from_an_endpoint(ws: Path, hostile: Hostile) -> None:
+    """A value that would clear the screen and set the window title reaches a table without its escape
+    sequences or control characters; csv, tsv and json keep it as the endpoint sent it."""
+    body = json.dumps({"head": {"vars": ["n", "s"]}, "results": {"bindings": [
+        {"n": {"type": "literal", "value": HOSTILE_VALUE},
+         "s": {"type": "uri", "value": "https://example.org/\x1b]0;x\x07a"}}]}}).encode()
+    url = hostile.on("/sparql", answer(200, body, {"Content-Type": "application/sparql-results+json"}))
+    for fmt in ("table", "markdown"):
+        result, _ = kg("query", "-e", "SELECT ?n ?s WHERE { ?s ?p ?n }", "--endpoint", url, "-f", fmt)
+        assert result.exit_code == 0, result.output
+        assert "title end31m" in result.stdout
+        assert not any(c in result.stdout for c in "\x1b\x07\x9b\x7f"), repr(result.stdout)
+    result, _ = kg("query", "-e", "SELECT ?n ?s WHERE { ?s ?p ?n }", "--endpoint", url, "-f", "json")
+    assert json.loads(result.stdout)["results"]["bindings"][0]["n"]["value"] == HOSTILE_VALUE
+    result, _ = kg("query", "-e", "SELECT ?n ?s WHERE { ?s ?p ?n }", "--endpoint", url, "-f", "csv")
+    assert HOSTILE_VALUE in result.stdout

@@ -110,6 +110,8 @@ def target(output: str) -> Target:
     """What writing to ``output`` means (see the module's docstring); refuses what cannot be written."""
     gz = output.endswith(".gz")
     if output in STDOUT:
+        if sys.stdout is None:  # (started with standard output closed: kg ... >&-)
+            raise KgError(f"{output}: cannot be written (standard output is closed); choose another path")
         return Target(output, None, True, gz)
     path = Path(output)
     try:

@@ -101,13 +101,11 @@ def spool(inputs: Iterable[str], scratch: Path, urls: bool = True) -> list[Input
             out.append(given)
             continue
         copy = scratch / f"input-{n:04d}"
-        shown = "stdin" if given == "-" else given
+        shown = "stdin" if given == "-" else display_path(given)
         try:
             src = sys.stdin.buffer if given == "-" else open(given, "rb")
             try:
-                with open(copy, "wb") as dst:
-                    while block := src.read(BLOCK):
-                        dst.write(block)
+                _copy_bounded(shown, src, copy)
             finally:
                 if given != "-":
                     src.close()
@@ -118,6 +116,110 @@ def spool(inputs: Iterable[str], scratch: Path, urls: bool = True) -> list[Input
                              "check the path and its permissions") from None
         out.append((shown, copy))
     return out
+
+
+_JSON_START = frozenset(b'{["-0123456789tfn')  # the first byte of a JSON text (after white space and a BOM)
+
+
+def _copy_bounded(shown: str, src: Any, copy: Path) -> None:
+    """Copy a pipe or device into ``copy`` within the bounds a file is read in: it stops, the copy removed,
+    with one line, at a NUL byte or a first byte no JSON text starts with, at a document that expands to
+    more than ``MAX_DOCUMENT`` or a JSON Lines line longer than ``MAX_LINE``; a JSON Lines stream has no cap.
+    Whatever ends the copy early (an error, Ctrl-C) removes it."""
+    watch = _Watch(shown)
+    try:
+        with open(copy, "wb") as dst:
+            while block := src.read(BLOCK):
+                watch.feed(block)
+                dst.write(block)
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+
+
+class _Watch:
+    """The expanded bytes of a spooled input, as they come (see ``_copy_bounded``); ``feed`` raises the
+    ``InputError`` that stops the copy."""
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.gz: zlib._Decompress | None = None
+        self.started = False
+        self.head = bytearray()  # the first bytes, until they tell JSON Lines from a document
+        self.lines: bool | None = None
+        self.size = 0  # expanded bytes
+        self.line = 1  # (JSON Lines) the line being read and its length so far
+        self.length = 0
+
+    def feed(self, block: bytes) -> None:
+        if not self.started and not self.head and block[:2] == GZIP_MAGIC:
+            self.gz = zlib.decompressobj(31)
+        self.started = True
+        if self.gz is None:
+            self._expanded(block)
+            return
+        pending = block
+        while pending and not self.gz.eof:
+            try:
+                self._expanded(self.gz.decompress(pending, BLOCK))
+            except zlib.error:
+                return  # (the reader says where the gzip stream breaks)
+            pending = self.gz.unconsumed_tail
+        if self.gz.eof and self.gz.unused_data[:2] == GZIP_MAGIC:  # another member
+            rest = self.gz.unused_data
+            self.gz = zlib.decompressobj(31)
+            self.feed(rest)
+
+    def _stop(self, where: str, what: str, fix: str) -> None:
+        raise InputError(where, what + "; the copy of it was removed", fix)
+
+    def _expanded(self, data: bytes) -> None:
+        if not data:
+            return
+        if self.lines is None:
+            first = not self.head
+            self.head += data
+            if first or len(self.head) <= BLOCK:
+                self._text(bytes(self.head[:BLOCK]))
+            self.lines = _starts_as_lines(self.head)
+            if self.lines is None and len(self.head) > MAX_LINE + BLOCK:
+                self.lines = False
+            if self.lines is not None:
+                data, self.head = bytes(self.head), bytearray()
+            else:
+                return
+        self.size += len(data)
+        if not self.lines:
+            if self.size > MAX_DOCUMENT:
+                self._stop(self.shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref file "
+                           "holds", "split it into smaller files or leave it out")
+            return
+        start = 0
+        while (nl := data.find(b"\n", start)) >= 0:
+            self._line(nl - start)
+            self.line += 1
+            self.length = 0
+            start = nl + 1
+        self._line(len(data) - start)
+
+    def _line(self, more: int) -> None:
+        self.length += more
+        if self.length > MAX_LINE:
+            self._stop(f"{self.shown}: line {self.line}", f"is longer than {_mib(MAX_LINE)}, more than any Crossref "
+                       "record", "fix the line or leave it out")
+
+    def _text(self, first: bytes) -> None:
+        """Stop at the start of what cannot be JSON text: a NUL byte, or a first byte no JSON value opens with."""
+        nul = first.find(b"\0")
+        body = first[3:] if first[:3] == b"\xef\xbb\xbf" else first
+        blank = _BLANK.match(body)
+        assert blank is not None
+        opening = body[blank.end():blank.end() + 1]
+        if nul >= 0 or (opening and opening[0] not in _JSON_START):
+            char = chr(opening[0]) if opening and 32 < opening[0] < 127 else f"0x{opening[0]:02x}" if opening else ""
+            why = f"a NUL byte at byte {nul + 1}" if nul >= 0 else f"it starts with {char}"
+            self._stop(self.shown, f"is not JSON text ({why})",
+                       "give Crossref JSON or JSON Lines, uncompressed or gzipped")
 
 
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
@@ -213,10 +315,11 @@ class _Broken(Exception):
     """A compressed stream broke off midway (or holds something that is not gzip after a member)."""
 
 
-def _expanded(fh: Any, gz: bool) -> Iterator[bytes]:
+def _expanded(fh: Any, gz: bool, trailing: list[int] | None = None) -> Iterator[bytes]:
     """The bytes of an open file, expanded when gzipped (every member), in blocks of at most ``BLOCK``: memory
     stays flat whatever the file expands to. Raises ``_Broken`` where a compressed stream breaks off, after
-    every byte before the break."""
+    every byte before the break. Bytes after a member that start no other member are trailing garbage, which
+    gzip(1) ignores with a warning: so does this, and appends their offset to ``trailing``."""
     if not gz:
         while block := fh.read(BLOCK):
             yield block
@@ -235,6 +338,12 @@ def _expanded(fh: Any, gz: bool) -> Iterator[bytes]:
             if not pending.strip(b"\x00"):
                 pending = b""
                 continue
+            if len(pending) < len(GZIP_MAGIC):
+                pending += fh.read(BLOCK)
+            if not pending.startswith(GZIP_MAGIC):
+                if trailing is not None:
+                    trailing.append(fh.tell() - len(pending))
+                return
             d = zlib.decompressobj(31)
         try:
             out = d.decompress(pending, BLOCK)
@@ -363,38 +472,49 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
         yield opened
         return
     fh, gz, digest, stored = opened
+    trailing: list[int] = []
     with fh:
-        blocks = _expanded(fh, gz)
-        big = stored > stream_above
-        pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
-        size = 0
-        broken: str | None = None
+        yield from _read_opened(shown, fh, gz, digest, stored, explicit, lazy, stream_above, trailing)
+    if trailing:
+        yield Ignored(f"{shown}: {stored - trailing[0]} bytes of trailing garbage after the gzip data ignored, as "
+                      "gzip -d does; re-compress the file to drop them")
+
+
+def _read_opened(shown: str, fh: Any, gz: bool, digest: str, stored: int, explicit: bool, lazy: bool,
+                 stream_above: int, trailing: list[int],
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
+    """``iter_file`` on the open file."""
+    blocks = _expanded(fh, gz, trailing)
+    big = stored > stream_above
+    pending: list[bytes] = []  # the first blocks, read to tell a large file from a small one
+    size = 0
+    broken: str | None = None
+    try:
+        for block in blocks:
+            pending.append(block)
+            size += len(block)
+            if big or size > stream_above:
+                big = True
+                break
+        if big and _json_lines_start(pending, blocks):
+            yield from _stream_lines(shown, digest, pending, blocks, lazy)
+            return
+    except _Broken as e:
+        broken = str(e)
+    data = bytearray()
+    while pending:
+        data += pending.pop(0)
+    if big and broken is None:
         try:
             for block in blocks:
-                pending.append(block)
-                size += len(block)
-                if big or size > stream_above:
-                    big = True
-                    break
-            if big and _json_lines_start(pending, blocks):
-                yield from _stream_lines(shown, digest, pending, blocks, lazy)
-                return
+                data += block
+                if len(data) > MAX_DOCUMENT:
+                    yield InputError(shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref "
+                                     "file holds", "split it into smaller files or leave it out")
+                    return
         except _Broken as e:
             broken = str(e)
-        data = bytearray()
-        while pending:
-            data += pending.pop(0)
-        if big and broken is None:
-            try:
-                for block in blocks:
-                    data += block
-                    if len(data) > MAX_DOCUMENT:
-                        yield InputError(shown, f"expands to more than {_mib(MAX_DOCUMENT)}, more than any Crossref "
-                                         "file holds", "split it into smaller files or leave it out")
-                        return
-            except _Broken as e:
-                broken = str(e)
-        yield from _whole(shown, data, digest, explicit, broken)
+    yield from _whole(shown, data, digest, explicit, broken)
 
 
 def _json_lines_start(pending: list[bytes], rest: Iterator[bytes]) -> bool:
@@ -457,7 +577,7 @@ def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, bro
     blank = _BLANK.match(data)
     assert blank is not None  # the pattern matches the empty string
     start = blank.end()
-    if not explicit and data[start:start + 1] not in (b"{", b"["):
+    if not explicit and data[start:start + 1] not in (b"{", b"[") and not _looks_like_json_lines(data):
         yield Ignored(f"{shown}: not JSON, ignored while reading the folder")
         return
     if not data or data.isspace():
@@ -490,19 +610,19 @@ def _whole(shown: str, data: bytes | bytearray, digest: str, explicit: bool, bro
 
 
 def _looks_like_json_lines(data: bytes | bytearray) -> bool:
-    """More than one non-empty line, and at least half of them are complete JSON objects or arrays."""
+    """More than one non-empty line, and at least half of them are JSON values of their own (a line holding
+    a scalar, such as ``null``, is a line of JSON Lines that holds no record: one bad line, not a sign that
+    the file is something else)."""
     lines = [ln for ln in data.split(b"\n") if ln.strip()]
     if len(lines) < 2:
         return False
     good = 0
     for ln in lines[:200]:
-        stripped = ln.strip()
-        if stripped[:1] in (b"{", b"[") and stripped[-1:] in (b"}", b"]"):
-            try:
-                orjson.loads(stripped)
-                good += 1
-            except orjson.JSONDecodeError as e:
-                good += "depth limit" in str(e)  # (a line too deep to parse is still a line of JSON)
+        try:
+            orjson.loads(ln)
+            good += 1
+        except orjson.JSONDecodeError as e:
+            good += "depth limit" in str(e)  # (a line too deep to parse is still a line of JSON)
     return good * 2 >= min(len(lines), 200)
 
 

@@ -50,6 +50,19 @@ _IDENTIFIER = re.compile(r"(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\
                          r"|[a-z][a-z0-9+.-]*://\S+", re.I)
 _DOI_IRI = "https://doi.org/"
 _BLANKS = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
+# what a terminal would act on rather than show: escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or
+# ESC \", other "ESC x"), then any other C0 control, DEL or C1 control (the 8-bit CSI among them)
+_CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -~]?|[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    r"""``text`` as a terminal may show it: escape sequences and control characters removed, line breaks and
+    tabs as spaces (the table of a value from an endpoint cannot clear the screen or set the window title).
+
+    >>> printable("ok\x1b[2J\x1b]0;pwned\x07 \x9b31mred\tend\x7f")
+    'ok 31mred end'
+    """
+    return _CONTROLS.sub("", text.translate(_BLANKS))
 
 
 # ---------------------------------------------------------------- where it goes
@@ -219,8 +232,8 @@ def shown(c: Cell) -> str:
         return ""
     kind, value = c[0], c[1]
     if kind == "uri":
-        return short_iri(value)
-    return ("_:" + value if kind == "bnode" else value).translate(_BLANKS)
+        return printable(short_iri(value))
+    return printable("_:" + value if kind == "bnode" else value)
 
 
 def is_identifier(c: Cell) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..model import Reference
 
 DOI_IN_TEXT = re.compile(r"\b(10\.[0-9]{4,9}/[^\s\"<>]+)", re.I)
-ARXIV_NEW = re.compile(r"(?:arxiv(?:\.org/(?:abs|pdf)/|\s*(?:preprint)?\s*:?\s*(?:abs/)?)"
+ARXIV_NEW = re.compile(r"(?:arxiv(?:\.org/(?:abs|pdf)/|\s*(?:preprint\s*)?(?::\s*)?(?:abs/)?)"
                        r"|corr\s+abs/|10\.48550/arxiv\.)"
                        r"(\d{4}\.\d{4,5})(?:v\d+)?", re.I)
 ARXIV_OLD = re.compile(r"arxiv(?:\.org/abs/|:\s*)([a-z\-]+(?:\.[a-z]{2})?/\d{7})", re.I)
@@ -31,6 +31,8 @@ _ND = re.compile(r"\[n\.\s?d\.\]|\bn\.d\.", re.I)
 _ACM = re.compile(r"^(?P<authors>.*?)\.?\s(?P<year>(?:19|20)[0-9]{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
 _ACM_NOAUTH = re.compile(r"^(?P<year>(?:19|20)[0-9]{2}[a-z]?|\[n\.\s?d\.\])\.\s+(?P<rest>.+)$")
 _QUOTED = re.compile(r"[“\"«](?P<title>[^”\"»]{4,}?)[,.]?\s*[”\"»]")
+_OPENING = re.compile(r"[“\"«]")
+_CLOSING = re.compile(r"[”\"»]")
 _PAREN_YEAR = re.compile(r"^(?P<authors>[^\d()]+?)\s*\((?P<year>(?:19|20)[0-9]{2})[a-z]?(?:,[^)]*)?\)"
                          r"\s*[.,:]?\s+(?P<rest>.+)$")
 _NATURE_TAIL = re.compile(r"\((?P<year>(?:19|20)[0-9]{2})[a-z]?\)\.?\s*$")
@@ -86,16 +88,35 @@ def name_tokens(name: str) -> list[str]:
     return [t for t in fold(name).split() if len(t) >= 3]
 
 
-_EDITION = re.compile(r"\s*[(\[,.]?\s*"
-                      r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+# "..., 2nd edition." at the end of a title; (?<!\d): a run of digits is tried once, from its start
+_EDITION = re.compile(r"(?:(?<!\d)\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
                       r"\s+(?:edition|ed\.?)\s*[)\]]?\.?\s*$", re.I)
+
+
+def _without_edition(title: str) -> str:
+    """The title without a closing edition statement, and the white space, bracket or comma before it.
+
+    >>> _without_edition("Numerical recipes (3rd ed.)")
+    'Numerical recipes'
+    """
+    m = _EDITION.search(title)
+    if m is None:
+        return title
+    start = m.start()
+    while start and title[start - 1].isspace():
+        start -= 1
+    if start and title[start - 1] in "([,.":
+        start -= 1
+    while start and title[start - 1].isspace():
+        start -= 1
+    return title[:start] + title[m.end():]
 
 
 def title_key(title: str | None) -> str | None:
     """The normalised title used for matching (folded, without a leading article); None if too short."""
     if not title:
         return None
-    key = fold(_EDITION.sub("", title))
+    key = fold(_without_edition(title))
     key = re.sub(r"^(?:the|a|an)\s", "", key)
     return key if len(key) >= 6 else None
 
@@ -147,14 +168,43 @@ def _clean_title(t: str | None) -> str | None:
         return None
     t = URL.sub("", t)
     t = re.sub(r"^\s*(?:et\s?al\.?|and others\.?)\s+", "", t)  # the end of an author list read as the title's start
-    t = re.sub(r"\s*\[(?:online|electronic resource|computer software)\]\.?", "", t, flags=re.I)
+    t = re.sub(r"(?<!\s)\s*\[(?:online|electronic resource|computer software)\]\.?", "", t, flags=re.I)
     t = t.strip(" .,;:“”\"'")
     return t if len(t) >= 2 else None
 
 
+_INVERTED = re.compile(r"([^,&.]+?,\s?(?:[A-Z][a-z]?\.\s?-?)+)(?:,|\s|&|and|$)")  # "Author, A. B."
+_INVERTED_NATURE = re.compile(r"([^,&]+?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+)")  # "Author, A. B." (Nature)
+_STOPS, _STOPS_NATURE = re.compile(r"[,&.]"), re.compile(r"[,&]")  # what the name part of each cannot hold
+
+
+def _find_names(pattern: re.Pattern[str], stops: re.Pattern[str], text: str) -> list[str]:
+    """``pattern.findall(text)`` for a pattern that opens with ``[^stops]+?,``, in linear time: where an
+    attempt fails, every later start before the next stop character fails as well (each runs on to that
+    same stop), so the next attempt is made there.
+
+    >>> _find_names(_INVERTED, _STOPS, "Knuth, D. E., Lamport, L. and more")
+    ['Knuth, D. E.', ' Lamport, L. ']
+    """
+    out = []
+    pos, end = 0, len(text)
+    while pos < end:
+        m = pattern.match(text, pos)
+        if m:
+            out.append(m.group(1))
+            pos = m.end()
+        elif stops.match(text, pos):
+            pos += 1
+        elif nxt := stops.search(text, pos + 1):
+            pos = nxt.start()
+        else:
+            break
+    return out
+
+
 def _split_authors(text: str) -> tuple[str, ...]:
     text = re.sub(r"\bet\s?al\.?", "", text)
-    inverted = re.findall(r"([^,&.]+?,\s?(?:[A-Z][a-z]?\.\s?-?)+)(?:,|\s|&|and|$)", text)
+    inverted = _find_names(_INVERTED, _STOPS, text)
     if inverted and not re.match(r"^\s*[A-Z][a-z]?\.", text) and \
             sum(len(i) for i in inverted) >= 0.6 * len(text.strip()):
         return tuple(re.sub(r"^(?:and|&)\s+", "", i.strip(" ,&")) for i in inverted)
@@ -165,8 +215,28 @@ def _split_authors(text: str) -> tuple[str, ...]:
 def _nature_authors(text: str) -> tuple[str, ...]:
     """'Spillantini, M. G., Cruz, I. & Lee, K.' -> ('Spillantini, M. G.', 'Cruz, I.', 'Lee, K.')."""
     text = re.sub(r"\bet\s?al\.?", "", text)
-    found = re.findall(r"([^,&]+?,\s(?:[A-Z][a-z]?\.\s?-?\s?)+)", text)
+    found = _find_names(_INVERTED_NATURE, _STOPS_NATURE, text)
     return tuple(f.strip(" ,&") for f in found) or _split_authors(text)
+
+
+def find_quoted(text: str) -> re.Match[str] | None:
+    """``_QUOTED.search(text)`` in linear time: each opening quote is tried only up to the next closing one
+    (the match can end nowhere else), and none after an opening quote that no closing quote follows.
+
+    >>> find_quoted('A. Author, “A title,” in Proc. X').group("title")
+    'A title'
+    """
+    close = -1
+    for opening in _OPENING.finditer(text):
+        at = opening.start()
+        if close <= at:
+            found = _CLOSING.search(text, at + 1)
+            if found is None:
+                return None
+            close = found.start()
+        if m := _QUOTED.match(text, at, close + 1):
+            return m
+    return None
 
 
 def _title_and_venue(rest: str) -> tuple[str | None, str | None]:
@@ -178,7 +248,7 @@ def _title_and_venue(rest: str) -> tuple[str | None, str | None]:
     # a title ends at '. ' or '? ' or '! ' followed by a capital, digit, 'In ', 'arXiv' or a URL,
     # unless the word before the dot is a lone initial ("D. Knuth")
     for m in _TITLE_END.finditer(rest):
-        before = rest[: m.start()].rsplit(" ", 1)[-1]
+        before = rest[rest.rfind(" ", 0, m.start()) + 1: m.start()]
         if m.group(1) == "." and (len(before) == 1 and before.isupper() or before.lower() in _ABBREV):
             continue
         end = m.start() + (1 if m.group(1) in "?!" else 0)
@@ -203,7 +273,7 @@ def _natbib(body: str) -> tuple[tuple[str, ...], str, str | None, str | None] | 
     """'Authors. Title. Venue, vol(issue):pages, 2021.' (ACM/natbib without a year after the authors)."""
     ends = []
     for m in _TITLE_END.finditer(body + " X"):
-        before = body[: m.start()].rsplit(" ", 1)[-1]
+        before = body[body.rfind(" ", 0, m.start()) + 1: m.start()]
         if m.group(1) == "." and (len(before) == 1 and before.isupper() or before.lower() in _ABBREV):
             continue
         ends.append(m)
@@ -241,7 +311,7 @@ def parse_text(text: str) -> ParsedRef:
     title = authors = year = venue = None
     style = "unknown"
 
-    m_q = _QUOTED.search(body)
+    m_q = find_quoted(body)
     if m_q and m_q.start() > 0 and not _NATURE_TAIL.search(body[: m_q.start()]):
         head = body[: m_q.start()].strip(" ,")
         title = m_q.group("title")
@@ -251,7 +321,7 @@ def parse_text(text: str) -> ParsedRef:
         pm = _PAREN_YEAR.match(head + " x")
         if pm and not year:
             year = pm.group("year")
-        head = re.sub(r"\s*\((?:19|20)[0-9]{2}[a-z]?\)[.,:]?$", "", head)
+        head = re.sub(r"(?<!\s)\s*\((?:19|20)[0-9]{2}[a-z]?\)[.,:]?$", "", head)
         authors = _split_authors(head)
         venue = re.sub(r"^(?:in|In)\s+", "", tail) or None
         style = "ieee" if not pm else "harvard"

@@ -36,7 +36,8 @@ MAIN_PAGE_WORDS = frozenset("documentation docs doc homepage home page website w
 # trailing path segments that only pick a language or a version of a tool's documentation ("en/docs-5.0.2")
 _VERSION_SEGMENT = re.compile(r"(?:[a-z]{2}(?:-[a-z]{2})?|latest|stable|current|master|main|dev|docs?|index|"
                               r"(?:docs?|r|v|version|release)?[-_]?\d+(?:\.\d+)*(?:[-_.][\w]+)?)", re.I)
-SEGMENTS = re.compile(r"\s+[|·•]\s+|\s+[–—]\s+")  # "NGC | PyTorch", "CUDA Toolkit – cuBLAS"
+# "NGC | PyTorch", "CUDA Toolkit – cuBLAS" ((?<!\s): a run of white space is tried once, from its start)
+SEGMENTS = re.compile(r"(?<!\s)\s+[|·•]\s+|(?<!\s)\s+[–—]\s+")
 MEMO_SIZE = 1 << 16  # remembered recognitions (cleared when full)
 
 
