@@ -117,9 +117,9 @@ def test_a_piped_document_or_line_past_the_bounds_stops_in_one_line(kg: Kg, monk
     from click.testing import CliRunner
 
     from kg.cli import main
-    from kg.ingest import read
-    monkeypatch.setattr(read, "MAX_DOCUMENT", 2 << 20)
-    monkeypatch.setattr(read, "MAX_LINE", 1 << 20)
+    from kg.ingest import spool
+    monkeypatch.setattr(spool, "MAX_DOCUMENT", 2 << 20)  # (the copy of standard input is bounded in spool)
+    monkeypatch.setattr(spool, "MAX_LINE", 1 << 20)
     document = json.dumps([work(f"10.5555/p.{i}", abstract="x" * 100_000) for i in range(30)])
     long_line = json.dumps(work("10.5555/l.1")) + "\n" + json.dumps(work("10.5555/l.2", abstract="y" * (2 << 20)))
     for text, line in ((document, "error: stdin: expands to more than 2 MiB, more than any Crossref file holds; the "

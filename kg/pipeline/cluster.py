@@ -25,7 +25,8 @@ from ..errors import KgError, UsageError
 from ..infra import faults, ranges
 from ..infra.extsort import fan_in
 from ..infra.location import Location
-from ..ingest.read import Input, expand_paths, is_url, url_files
+from ..ingest.read import Input, expand_paths
+from ..ingest.spool import is_url, url_files
 from ..map.context import ContextSpec
 from ..refs.topics import unused_overrides
 from . import partitioned

@@ -46,7 +46,8 @@ from ..infra.extsort import Sorter, merge_blocks, merge_into, merge_runs
 from ..infra.location import Location
 from ..infra.parts import gzip_writer, part_name
 from ..infra.workers import chunks
-from ..ingest.read import Ignored, fetch_file, is_url, iter_file
+from ..ingest.read import Ignored, iter_file
+from ..ingest.spool import fetch_file, is_url
 from ..map.context import Context, ContextSpec
 from ..map.shared import Used, cited_triples, merge_shared, shared_lines
 from ..rdf.ids import Minter

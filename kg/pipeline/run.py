@@ -18,7 +18,8 @@ from ..infra import faults, outputs
 from ..infra import parts as parts_folder
 from ..infra.location import Location
 from ..infra.workers import Forked, default_jobs, forking_works
-from ..ingest.read import display_path, spool
+from ..ingest.read import display_path
+from ..ingest.spool import spool
 from ..map.context import ContextSpec
 from ..query.backends import build_disk_store
 from ..rdf.ids import DEFAULT_BASE, check_base
