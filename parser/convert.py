@@ -115,7 +115,8 @@ def _grobid_label(el: ET.Element, has_article: bool) -> str:
             return "container" if has_article else "title"
         return "container"
     if tag == "biblScope":
-        return {"vol": "volume", "volume": "volume", "issue": "issue", "pp": "pages", "page": "pages"}.get(kind, "other")
+        scopes = {"vol": "volume", "volume": "volume", "issue": "issue", "pp": "pages", "page": "pages"}
+        return scopes.get(kind, "other")
     if tag == "idno":
         return "doi" if kind.lower() == "doi" else "other"
     if tag == "ptr":

@@ -25,6 +25,7 @@ TOKEN = re.compile(r"(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)\]]"  # a URL wit
                    r"|10\.\d{4,9}/[^\s<>\"]*[^\s<>\".,;:)\]]"        # a DOI
                    r"|[^\W_]+"                                       # letters and digits
                    r"|\S", re.U)                                     # any other character
+_GLUED = re.compile(r"([A-Z][a-z'’]*[a-z]{2})([A-Z]{1,3})$")
 _QUOTES_OPEN = frozenset("“«‘\"")
 _QUOTES_CLOSE = frozenset("”»’\"")
 _DASHES = frozenset("-–—‐‑")
@@ -45,8 +46,18 @@ def tokenize(text: str) -> list[Token]:
 
     >>> [t.text for t in tokenize("Smith J (2019) Title. J Biol 4:1–9. https://x.org/a.")]
     ['Smith', 'J', '(', '2019', ')', 'Title', '.', 'J', 'Biol', '4', ':', '1', '–', '9', '.', 'https://x.org/a', '.']
+    >>> [t.text for t in tokenize("ZollerSD, LaTeX")]
+    ['Zoller', 'SD', ',', 'LaTeX']
     """
-    return [Token(m.group(), m.start(), m.end()) for m in TOKEN.finditer(text)]
+    out = []
+    for m in TOKEN.finditer(text):
+        g = _GLUED.match(m.group()) if len(m.group()) > 3 else None
+        if g:  # "ZollerSD" (a family name and its initials without the space): two tokens
+            k = m.start() + g.end(1)
+            out += [Token(g.group(1), m.start(), k), Token(g.group(2), k, m.end())]
+        else:
+            out.append(Token(m.group(), m.start(), m.end()))
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +68,7 @@ def lexicon() -> dict[str, frozenset[str]]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _fold(word: str) -> str:
+def fold_word(word: str) -> str:
     if not word.isascii():
         word = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     return word.casefold()
@@ -78,7 +89,7 @@ def _shape(word: str) -> str:
 @lru_cache(maxsize=1 << 14)
 def _word_features(word: str) -> tuple[str, ...]:
     """Features of a token by itself (memoised: references share most of their words)."""
-    low = _fold(word)
+    low = fold_word(word)
     f = [f"w={low}", f"sh={_shape(word)}"]
     n = len(word)
     f.append("len=" + (str(n) if n < 4 else "4-6" if n < 7 else "7+"))
@@ -113,15 +124,46 @@ def _word_features(word: str) -> tuple[str, ...]:
 _NEIGHBOUR_KEEP = ("w=", "sh=", "punct", "initial", "year", "case=", "lex=", "url", "doi", "digits")
 
 
+def _context(tokens: list[Token], own: list[tuple[str, ...]]) -> list[list[str]]:
+    """Per token, the state of the text before it: inside brackets or quotes, sentence breaks, a year or a colon
+    seen."""
+    out: list[list[str]] = []
+    n = len(tokens)
+    paren = square = quote = breaks = 0
+    seen_year = seen_colon = False
+    for i, t in enumerate(tokens):
+        flags = [name for name, on in (("in_paren", paren), ("in_square", square), ("in_quote", quote)) if on]
+        flags.append(f"breaks={min(breaks, 3)}")
+        flags += [name for name, on in (("after_year", seen_year), ("after_colon", seen_colon)) if on]
+        out.append(flags)
+        c = t.text
+        if c in "([":
+            paren, square = paren + (c == "("), square + (c == "[")
+        elif c == ")" and paren:
+            paren -= 1
+        elif c == "]" and square:
+            square -= 1
+        elif c in _QUOTES_OPEN and not quote:
+            quote = 1
+        elif c in _QUOTES_CLOSE and quote:
+            quote = 0
+        elif c in ".?!" and 0 < i < n - 1 and t.end < tokens[i + 1].start and \
+                (len(tokens[i - 1].text) >= 3 or tokens[i - 1].text.isdigit()):
+            breaks += 1
+        elif c == ":" and not paren:
+            seen_colon = True
+        seen_year = seen_year or "year" in own[i]
+    return out
+
+
 def features(text: str, tokens: list[Token]) -> list[list[str]]:
     """The feature strings of every token: its own, its context (position, brackets, quotes, sentence breaks
     and years before it), and its neighbours' within two tokens."""
     n = len(tokens)
     own: list[tuple[str, ...]] = [_word_features(t.text) for t in tokens]
     short: list[list[str]] = [[x for x in f if x.startswith(_NEIGHBOUR_KEEP)] for f in own]
+    context = _context(tokens, own)
     out: list[list[str]] = []
-    paren = square = quote = breaks = 0
-    seen_year = seen_colon = False
     for i, t in enumerate(tokens):
         f = ["bias", *own[i], f"pos={10 * i // n}"]
         if i == 0:
@@ -131,49 +173,16 @@ def features(text: str, tokens: list[Token]) -> list[list[str]]:
         space_before = i > 0 and tokens[i - 1].end < t.start
         space_after = i < n - 1 and t.end < tokens[i + 1].start
         f.append(f"sp={int(space_before)}{int(space_after)}")
-        if paren:
-            f.append("in_paren")
-        if square:
-            f.append("in_square")
-        if quote:
-            f.append("in_quote")
-        f.append(f"breaks={min(breaks, 3)}")
-        if seen_year:
-            f.append("after_year")
-        if seen_colon:
-            f.append("after_colon")
+        f += context[i]
         if i + 1 < n and tokens[i + 1].text == "." and len(t.text) == 1 and t.text.isupper():
             f.append("initial_dot")
         for d in (-2, -1, 1, 2):
             j = i + d
-            if 0 <= j < n:
-                f.extend(f"{d}:{x}" for x in short[j])
-            else:
-                f.append(f"{d}:none")
+            f.extend(f"{d}:{x}" for x in short[j]) if 0 <= j < n else f.append(f"{d}:none")
         if i > 0:
-            f.append(f"-1|0:{_fold(tokens[i - 1].text)}|{_fold(t.text)}" if len(tokens[i - 1].text) == 1 or
+            f.append(f"-1|0:{fold_word(tokens[i - 1].text)}|{fold_word(t.text)}" if len(tokens[i - 1].text) == 1 or
                      len(t.text) == 1 else "-1|0:words")
         out.append(f)
-        # the state after this token
-        c = t.text
-        if c == "(":
-            paren += 1
-        elif c == ")" and paren:
-            paren -= 1
-        elif c == "[":
-            square += 1
-        elif c == "]" and square:
-            square -= 1
-        elif c in _QUOTES_OPEN and not quote:
-            quote = 1
-        elif c in _QUOTES_CLOSE and quote:
-            quote = 0
-        elif c in ".?!" and i > 0 and space_after and (len(tokens[i - 1].text) >= 3 or tokens[i - 1].text.isdigit()):
-            breaks += 1
-        elif c == ":" and not paren:
-            seen_colon = True
-        if "year" in own[i]:
-            seen_year = True
     return out
 
 
