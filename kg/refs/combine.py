@@ -2,8 +2,8 @@
 
 Chosen per field on the devset's tuning half (bench/eval_parse.py): the title is the rules' when they are sure
 of it (between quotes: IEEE, Harvard with quoted titles; after "Authors. Year." in the ACM format), else the
-model's (the rules' when the model found none and the text is in a style the rules know); the authors and the
-year are the model's (the rules' when the model found none), authors that are not names dropped; DOI, URLs,
+model's (the rules' when the model found none); the authors and the year are the model's (the rules' when the
+model found none), authors that are not names, or that are the title, dropped; DOI, URLs,
 arXiv id and access date are the rules' (patterns that do not guess). A text the publisher deposited twice
 (the same text repeated) is parsed once.
 """
@@ -59,8 +59,9 @@ def combine(text: str) -> ParsedRef:
     rules = rule_parse(text)
     crf: Fields = fields(_ENUM.sub("", text))
     known = rules.style != "unknown"
-    title = rules.title if _sure_title(rules, text, crf.title) else crf.title or (rules.title if known else None)
-    authors = tuple(n.text for n in crf.authors if is_name(n.text)) or \
+    title = rules.title if _sure_title(rules, text, crf.title) else crf.title or rules.title
+    in_title = f" {fold(title)} " if title else ""
+    authors = tuple(n.text for n in crf.authors if is_name(n.text) and f" {fold(n.text)} " not in in_title) or \
         tuple(n.text for a in rules.authors for n in split_names(a) if is_name(n.text))
     year = crf.year or rules.year
     venue = crf.venue or rules.venue
