@@ -121,6 +121,139 @@ def test_every_reference_of_seeds_and_samples_parses() -> None:
     assert total > 250 and recognised / total > 0.9
 
 
+# ---------------------------------------------------------------- the CRF, the combine rule, ordered authors
+
+
+def test_crf_tokens_and_features() -> None:
+    """Tokens keep URLs, DOIs and glued initials apart; features say year, initial, brackets, position."""
+    from kg.refs.crf import features, tokenize
+    toks = tokenize("GreslinAF, Doe J (1989) “Title”, doi:10.1000/x.1. https://a.org/b.")
+    assert [t.text for t in toks][:6] == ["Greslin", "AF", ",", "Doe", "J", "("]
+    assert "10.1000/x.1" in [t.text for t in toks] and "https://a.org/b" in [t.text for t in toks]
+    f = dict(zip([t.text for t in toks], features("", toks), strict=False))
+    assert {"year", "in_paren", "digits=4"} <= set(f["1989"])
+    assert {"initial", "case=upper", "first"} - set(f["J"]) == {"first"} and "first" in f["Greslin"]
+    assert "in_quote" in f["Title"] and "1:punct=quote" in f["Title"]
+    assert any(x.startswith("pos=") for x in f["1989"]) and "-1:w=(" in f["1989"] and "2:w=“" in f["1989"]
+    assert "lex=venue" in features("", tokenize("Proc. IEEE"))[0]
+
+
+def test_crf_model_file_loads_and_labels() -> None:
+    """kg/data/parser.crfsuite opens (packaged with kg) and labels every token with one of LABELS."""
+    from importlib import resources
+
+    from kg.refs import crf
+    path = resources.files("kg").joinpath("data", crf.MODEL)
+    assert path.is_file() and path.read_bytes()[:4] == b"lCRF" and len(path.read_bytes()) < 5_000_000
+    crf.load()
+    tagged = crf.label("Smith J, Doe A (2019) Sampling profilers revisited. Softw Pract Exp 49:1-20")
+    assert {lab for _t, lab in tagged} <= set(crf.LABELS)
+    assert [lab for t, lab in tagged if t.text == "2019"] == ["date"]
+    assert crf.label("") == []
+
+
+@pytest.mark.parametrize("text, title, families, year", [
+    # Vancouver: the rules took the title for an author; the model reads it
+    ("Abbasi AS, Hashmi JA, Robinson RD. Prevalence of heart disease in school children. Am J Cardiol. "
+     "1966;18:544-7.", "Prevalence of heart disease in school children", ["Abbasi", "Hashmi", "Robinson"], "1966"),
+    # author-colon style
+    ("Heath MT: Scientific Computing: An introductory survey. McGraw-Hill; 1997.",
+     "Scientific Computing: An introductory survey", ["Heath"], "1997"),
+    # numbered Elsevier
+    ("[4] J. Smith, K. Lee, Fast kernels for sparse tensors, J. Comput. Phys. 378 (2019) 686–707.",
+     "Fast kernels for sparse tensors", ["Smith", "Lee"], "2019"),
+])
+def test_combined_parser_reads_styles_the_rules_miss(text: str, title: str, families: list[str], year: str) -> None:
+    from kg.refs.fields import family_name
+    p = parse_text(text)
+    assert (p.title, [family_name(a) for a in p.authors], p.year) == (title, families, year)
+
+
+def test_combine_rule_keeps_quoted_titles_of_the_rules() -> None:
+    """Where the rules are sure (a title between quotes) their title is kept; the model gives the rest."""
+    from kg.refs.combine import combine
+    from kg.refs.parse import rule_parse
+    text = ("T. Chen, T. Moreau, and Z. Jiang, “TVM: An automated end-to-end optimizing compiler for deep learning,” "
+            "in Proc. OSDI, 2018, pp. 578–594.")
+    assert combine(text).title == rule_parse(text).title == \
+        "TVM: An automated end-to-end optimizing compiler for deep learning"
+    assert combine(text).authors == ("T. Chen", "T. Moreau", "Z. Jiang")
+
+
+def test_authors_that_are_not_names_are_dropped() -> None:
+    from kg.refs.fields import is_name
+    assert not any(is_name(a) for a in ("In: Proceedings of the ACM", "USA", "2019", "Vol. 3", "J. Biol. 4:1"))
+    assert all(is_name(a) for a in ("Smith J", "World Health Organization", "van Etten J", "Spillantini, M. G."))
+    assert all(is_name(a) for a in parse_text("Smith J, Doe A. A title. In: Proceedings of X. USA; 2019.").authors)
+
+
+def test_doubled_deposit_is_parsed_once() -> None:
+    once = "Smith J, Doe A (2019) Sampling profilers revisited. Softw Pract Exp 49:1-20."
+    assert parse_text(once + " " + once) == parse_text(once)
+    assert parse_text(once + " " + once).authors == ("Smith J", "Doe A")
+
+
+def test_deposited_title_used_where_sound() -> None:
+    """The deposited article-title wins when the text holds it; the text wins when it holds the venue."""
+    text = "Doe J (2019) Fast kernels for sparse tensors. Journal of Computing 4:1-9"
+    sound = Reference(1, "k", None, None, text, (("article-title", "Fast Kernels for Sparse Tensors"),))
+    assert parse_reference(sound).title == "Fast Kernels for Sparse Tensors"
+    venue = Reference(2, "k", None, None, text, (("article-title", "Journal of Computing"),))
+    assert parse_reference(venue).title == "Fast kernels for sparse tensors"
+    elsewhere = Reference(3, "k", None, None, text, (("article-title", "Another title"),))
+    assert parse_reference(elsewhere).title == "Fast kernels for sparse tensors"
+
+
+def test_parsed_authors_are_ordered_nodes_in_the_graph() -> None:
+    """Each parsed author is a node {reference}/author/{k} with its place, its name and family name."""
+    import os
+    import pathlib
+    import tempfile
+
+    from rdflib import Graph, Literal, Namespace, URIRef
+
+    from kg.map.context import Context
+    from kg.pipeline.memory import build_graph
+    from kg.rdf.nquads import triples_from_quads
+    rec = {"message": {"DOI": "10.5555/kg.parse.1", "type": "journal-article", "title": ["T"],
+                       "reference": [{"key": "r1", "unstructured": "Zoller SD, Hammersmith RL, Swart EC (2012) "
+                                      "Characterization of the ciliate Oxytricha. Protist 163: 643–657."}]}}
+    with tempfile.TemporaryDirectory() as d:
+        pathlib.Path(d, "r.json").write_text(json.dumps(rec), encoding="utf-8")
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            result = build_graph(["r.json"], Context.create())
+        finally:
+            os.chdir(cwd)
+    g = Graph().parse(data="".join(triples_from_quads(result.lines)), format="nt")
+    kg = Namespace("https://w3id.org/crossref-kg/ontology#")
+    sdo = Namespace("https://schema.org/")
+    ref_node = URIRef("https://w3id.org/crossref-kg/doi/10.5555/kg.parse.1/reference/1")
+    rows = sorted((int(g.value(a, kg.position)), str(g.value(a, sdo.name)), str(g.value(a, sdo.familyName)), a)
+                  for a in g.objects(ref_node, kg.parsedAuthor))
+    assert [r[:3] for r in rows] == [(1, "Zoller SD", "Zoller"), (2, "Hammersmith RL", "Hammersmith"),
+                                     (3, "Swart EC", "Swart")]
+    assert all(str(a) == f"{ref_node}/author/{k}" and (a, None, kg.ParsedAuthor) for k, _n, _f, a in rows)
+    assert g.value(ref_node, kg.parsedTitle) == Literal("Characterization of the ciliate Oxytricha")
+
+
+def test_combined_parser_is_linear_in_the_text() -> None:
+    """Twice the text costs about twice the time (no quadratic pattern; Viterbi is linear)."""
+    import time
+    base = "Smith J, Doe A (2019) Sampling profilers revisited. Softw Pract Exp 49:1-20. " * 30
+    parse_text(base)
+
+    def cost(t: str) -> float:
+        best = float("inf")
+        for k in range(5):
+            t0 = time.perf_counter()
+            parse_text(t + " x" * (k + 1))
+            best = min(best, time.perf_counter() - t0)
+        return best
+    assert cost(base * 8) < 24 * cost(base)  # quadratic: 64 times (the margin absorbs a loaded machine)
+
+
 # ---------------------------------------------------------------- resolution
 
 def work(doi: str, *refs: Reference, title: str | None = None, year: int | None = None) -> Work:

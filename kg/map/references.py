@@ -3,9 +3,10 @@
 Crossref -> RDF: reference[i] -> a biro:BibliographicReference ``{base}doi/{doi}/reference/{i+1}``
 (work frbr:part it) with kg:position i+1, kg:referenceKey (verbatim), c4o:hasContent (the unstructured
 text, or a rendering of the structured fields), one kg:cited* property per structured field, the parsed
-fields (kg:parsedTitle, kg:parsedAuthor, ...), and biro:references the cited work chosen by the resolver
-(``https://doi.org/{doi}`` when a DOI is known) with kg:resolutionMethod, kg:resolutionScore and
-kg:matchedText. The work cito:cites and schema:citation the cited work.
+fields (kg:parsedTitle, kg:parsedYear, ..., and each parsed author in order: kg:parsedAuthor a kg:ParsedAuthor
+``{reference}/author/{k}`` with kg:position k, schema:name as written and schema:familyName), and
+biro:references the cited work chosen by the resolver (``https://doi.org/{doi}`` when a DOI is known) with
+kg:resolutionMethod, kg:resolutionScore and kg:matchedText. The work cito:cites and schema:citation the cited work.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ..rdf.ids import DOI_RESOLVER
 from ..rdf.terms import XSD_GYEAR, XSD_INTEGER, decimal, lit, score_decimal
 from ..rdf.vocab import BIRO, C4O, CITO, FABIO, FRBR, KG, RDF, SDO
 from ..refs.enrich import Knowledge
+from ..refs.fields import family_name
 from .common import Triple, add_str, url_obj
 from .context import Context
 from .knowledge import tool_node, tool_segments
@@ -117,8 +119,11 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
         out.append((node, KG.resolutionScore, decimal(f"{res.score:.2f}") or lit("0", None)))
         add_str(out, node, KG.matchedText, res.matched)
         add_str(out, node, KG.parsedTitle, p.title)
-        for author in p.authors:
-            out.append((node, KG.parsedAuthor, lit(author)))
+        for i, author in enumerate(p.authors, 1):
+            a = ctx.minter.child(node, "author", str(i))
+            out += [(node, KG.parsedAuthor, a), (a, RDF.type, KG.ParsedAuthor),
+                    (a, KG.position, lit(str(i), XSD_INTEGER)), (a, SDO.name, lit(author))]
+            add_str(out, a, SDO.familyName, family_name(author))
         if p.year:
             out.append((node, KG.parsedYear, lit(p.year, XSD_GYEAR)))
         add_str(out, node, KG.parsedVenue, p.venue)

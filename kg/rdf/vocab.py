@@ -169,7 +169,7 @@ KG = ClosedNamespace(
     reviewStage reviewRunningNumber reviewCompetingInterest reviewLanguage
     fundingScheme fundingType fundingShare place department
     resolutionMethod resolutionScore matchedText referenceKind referenceStyle parsedTitle parsedAuthor
-    parsedYear parsedVenue parsedUrl parsedArxivId parsedDoi accessedDate preprintOf
+    ParsedAuthor parsedYear parsedVenue parsedUrl parsedArxivId parsedDoi accessedDate preprintOf
     ToolRecognition ToolCandidate TopicAssignment citesTool suggestsTool hasToolRecognition recognizedTool
     method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory vocabularyRole
     tiedWithPrimary toolSource citingWorks citesArtifact hasArtifactRecognition ArtifactRecognition

@@ -294,7 +294,14 @@ def _natbib(body: str) -> tuple[tuple[str, ...], str, str | None, str | None] | 
 
 
 def parse_text(text: str) -> ParsedRef:
-    """Fields of a free-text reference; the style that matched is kept in ``style``."""
+    """Fields of a free-text reference: the rules' where they are sure, the CRF's elsewhere (kg/refs/combine.py)."""
+    from .combine import combine  # combine reads ParsedRef from here
+
+    return combine(text)
+
+
+def rule_parse(text: str) -> ParsedRef:
+    """Fields of a free-text reference by the rules alone; the style that matched is kept in ``style``."""
     raw = _ENUM.sub("", clean_text(text))
     doi = find_doi(raw)
     arxiv = find_arxiv(raw, doi)
@@ -418,6 +425,9 @@ def _parse_reference(ref: Reference) -> ParsedRef:
     title: str | None
     if text.style not in ("unknown", "empty") and text.title:
         title, year, authors, venue = text.title, text.year or s_year, text.authors or s_authors, text.venue or s_venue
+        from .combine import deposited_title  # the deposited title where it is sound (docs/model.md 6.1)
+
+        title = deposited_title(f.get("article-title"), s_venue, text, ref.unstructured) or title
     else:
         title = _clean_title(s_title) or text.title
         year, authors, venue = s_year or text.year, s_authors or text.authors, s_venue or text.venue
