@@ -48,20 +48,23 @@ class Fields:
 
 
 def trim(s: str) -> str:
-    """A field without separators at its ends nor unbalanced brackets or quotes.
+    """A field without separators at its ends nor unbalanced brackets or quotes (in time linear in its length:
+    each pass drops whole runs, and a pass that drops nothing ends it).
 
     >>> trim('“Deep learning,” ')
     'Deep learning'
+    >>> trim('((“Tensor” programs')
+    '“Tensor” programs'
     """
     prev = None
     while prev != s:
         prev = s
         s = s.strip(_TRIM)
-        for o, c in ("()", "[]", "“”", "«»", "‘’"):
+        for o, c in _PAIRS:
             if s[:1] == o and c not in s:
-                s = s[1:]
+                s = s.lstrip(o).lstrip(_TRIM)
             if s[-1:] == c and o not in s:
-                s = s[:-1]
+                s = s.rstrip(c).rstrip(_TRIM)
             if s[:1] == o and s[-1:] == c and s.count(o) == 1:
                 s = s[1:-1]
         if s.count('"') % 2 and s[:1] == '"':
@@ -69,6 +72,9 @@ def trim(s: str) -> str:
         elif s.count('"') % 2 and s[-1:] == '"':
             s = s[:-1]
     return s
+
+
+_PAIRS = ("()", "[]", "“”", "«»", "‘’")
 
 
 def runs(text: str, tagged: list[tuple[Token, str]]) -> list[tuple[str, str]]:
