@@ -49,7 +49,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import virtuoso_server  # noqa: E402
 from bench_build import corpus  # noqa: E402
 
-from kg.query.stored import bound_text, page_end, paged, stored_queries  # noqa: E402
+from kg.query.stored import bound_text, page_end, stored_queries  # noqa: E402
+from kg.query.text import paged  # noqa: E402
 
 KG = str(Path(sys.executable).parent / "kg")
 WORKER = r"""

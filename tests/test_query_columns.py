@@ -25,7 +25,8 @@ from rdflib.namespace import RDF, SKOS
 
 from kg import api
 from kg.cli import main
-from kg.query.stored import Results, stored_queries
+from kg.query.results import Results
+from kg.query.stored import stored_queries
 from kg.report.source import Source
 
 NAMES = sorted(stored_queries())

@@ -27,7 +27,9 @@ from .. import api
 from ..errors import KgError, UsageError
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.backends import load_store, open_disk_store, query_oxigraph
-from ..query.stored import Results, bound_text, check_local, find_query, paged, sorted_lists
+from ..query.results import Results, sorted_lists
+from ..query.stored import bound_text, find_query
+from ..query.text import check_local, paged
 from ..rdf.nquads import canonical_lines, is_canonical, triples_from_quads
 
 Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``Source.rows`` call: name, parameters, limit
