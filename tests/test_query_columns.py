@@ -34,8 +34,8 @@ GOLDEN = ROOT / "tests" / "golden" / "queries"
 DOI = "https://doi.org/"
 LABELS = {"title", "tool", "label", "name", "name_a", "venue", "funder", "candidate", "author"}
 STARTS_WITH_IDS = {  # the graph has no words for what their rows are about (docs/queries.md)
-    "references", "unresolved", "works-citing", "internal-citations", "self-citations", "bibliographic-coupling",
-    "funding", "years", "stats", "untitled-cited"}
+    "references", "unresolved", "weakly-resolved", "works-citing", "internal-citations", "self-citations",
+    "bibliographic-coupling", "funding", "years", "stats", "untitled-cited"}
 LABEL_OF_IRI = {"tool": "tool", "venue": "venue", "funder": "funder", "topic": "label", "person": "name",
                 "org": "name"}
 IRI_COLUMN = re.compile(r"^(?:cited|(?P<thing>[a-z]+)_iri(?P<pair>_[ab])?)$")

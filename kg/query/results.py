@@ -98,25 +98,35 @@ class Answer:
         return Answer(self.columns, map(each, self.rows), self.boolean, self.graph, self.page)
 
 
-def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
+def sorted_lists(res: Results, columns: tuple[str, ...], ordered: tuple[str, ...] = ()) -> Results:
     """The results with the items of each list column (one per line) in code-point order: SPARQL leaves the
-    order of GROUP_CONCAT to the engine, and engines differ."""
-    sort = list_sorter(res.columns, columns)
+    order of GROUP_CONCAT to the engine, and engines differ. The items of an ``ordered`` column begin with their
+    sort key and a tab: sorted, then the key dropped."""
+    sort = list_sorter(res.columns, columns, ordered)
     return res if sort is None else Results(res.columns, [sort(r) for r in res.rows], res.boolean, res.graph_nt)
 
 
-def list_sorter(names: list[str], columns: Iterable[str]) -> Callable[[list[Cell]], list[Cell]] | None:
-    """What ``sorted_lists`` does to one row (None when no column of ``names`` is a list column)."""
-    idx = [i for i, c in enumerate(names) if c in set(columns)]
+def list_sorter(names: list[str], columns: Iterable[str], ordered: Iterable[str] = ()
+                ) -> Callable[[list[Cell]], list[Cell]] | None:
+    """What ``sorted_lists`` does to one row (None when no column of ``names`` is a list column).
+
+    >>> list_sorter(["a"], ["a"], ["a"])([("literal", "02\\tB\\n01\\tA", None, None)])
+    [('literal', 'A\\nB', None, None)]
+    """
+    keyed = set(ordered)
+    idx = [(i, c in keyed) for i, c in enumerate(names) if c in set(columns)]
     if not idx:
         return None
 
     def sort(row: list[Cell]) -> list[Cell]:
         row = list(row)
-        for i in idx:
+        for i, has_key in idx:
             c = row[i]
             if c is not None and c[0] == "literal":
-                row[i] = (c[0], "\n".join(sorted(c[1].split("\n"))), c[2], c[3])
+                items = sorted(c[1].split("\n"))
+                if has_key:
+                    items = [item.partition("\t")[2] for item in items]
+                row[i] = (c[0], "\n".join(items), c[2], c[3])
         return row
     return sort
 

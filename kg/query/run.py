@@ -103,7 +103,8 @@ def answer(name_or_file: str, params: dict[str, str], on: QuerySource, text: str
             raise QueryError(shift_error_lines(str(e), prepared.shift)) from None
     if asked is not None:
         res.page = page
-    sort = list_sorter(res.columns, prepared.stored.lists) if prepared.stored is not None else None
+    stored = prepared.stored
+    sort = list_sorter(res.columns, stored.lists, stored.ordered) if stored is not None else None
     return res.mapped(sort) if sort is not None else res
 
 

@@ -4,8 +4,10 @@ their parameters' values.
 Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``NAME TYPE [= DEFAULT] text``,
 TYPE one of iri, string, integer, decimal, date; every parameter has a default), ``returns`` (the columns),
 ``column`` (``NAME  what it holds``: one line for each column returned), ``lists`` (columns holding one item a
-line), ``untitled`` (``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI,
-which tables point out with the ``kg fetch`` command that fills the titles in: ``kg.query.results.untitled_cited``),
+line, sorted by kg), ``ordered`` (list columns whose items each begin with a sort key and a tab: kg sorts them on
+it and drops it, so that a list keeps an order the text states, as GROUP_CONCAT does not), ``untitled``
+(``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI, which tables point
+out with the ``kg fetch`` command that fills the titles in: ``kg.query.results.untitled_cited``),
 ``page`` (``index``: the store that ``kg build --store`` writes keeps the listing's rows in order, so that a page
 is read from there: ``kg.query.index``).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
@@ -97,6 +99,7 @@ class StoredQuery:
     text: str
     path: Path
     lists: tuple[str, ...] = ()  # columns whose values are lists, one item per line (GROUP_CONCAT): sorted here
+    ordered: tuple[str, ...] = ()  # list columns whose items begin with a sort key and a tab: in its order, key dropped
     docs: tuple[str, ...] = ()  # what each column of ``returns`` holds, in its order (the '#+ column:' lines)
     untitled: tuple[str, str] | None = None  # (cited works' column, their titles' column): '#+ untitled:'
     page: str | None = None  # '#+ page: index': kg keeps the rows in the store's index (kg.query.index)
@@ -131,14 +134,14 @@ def parse_query_file(path: Path) -> StoredQuery:
             if cm.group("name") in docs:
                 raise QueryError(f"{path}:{lineno}: column {cm.group('name')!r} is described twice; keep one")
             docs[cm.group("name")] = (lineno, cm.group("text"))
-        elif key in ("name", "description", "returns", "lists", "untitled", "page"):
+        elif key in ("name", "description", "returns", "lists", "ordered", "untitled", "page"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
-                             "use name, description, param, returns, column, lists, untitled, page")
+                             "use name, description, param, returns, column, lists, ordered, untitled, page")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -151,7 +154,11 @@ def parse_query_file(path: Path) -> StoredQuery:
     if page is not None and page != PAGE_INDEX:
         raise QueryError(f"{path}:{lines_of['page']}: write '#+ page: {PAGE_INDEX}' (kg keeps the listing's rows in "
                          "order in the store's index, and reads a page from there)")
-    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists,
+    ordered = tuple(meta.get("ordered", "").split())
+    if set(ordered) - set(lists):
+        raise QueryError(f"{path}:{lines_of['ordered']}: '#+ ordered:' names columns that are not '#+ lists:' columns; "
+                         "name list columns whose items begin with their sort key and a tab")
+    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists, ordered,
                        tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None, page)
 
 

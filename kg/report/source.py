@@ -103,7 +103,7 @@ class Source:
         stored = find_query(name)
         text = paged(bound_text(stored, params), limit, None)
         check_local(text, f"query {stored.name!r}")
-        return sorted_lists(query_oxigraph(self._ox, text), stored.lists)
+        return sorted_lists(query_oxigraph(self._ox, text), stored.lists, stored.ordered)
 
     def _answered(self, name: str, res: Results, expected: list[str]) -> Results:
         """``res`` if it has the columns the query returns (a server may answer another query than it was sent)."""
