@@ -155,7 +155,8 @@ def _fmt(got: tuple[float, int] | None, timeout: float) -> str:
 #: timed on their first page: the listings (read from the store's index, '#+ page: index', kg/query/index.py), the
 #: headline pair among them, and works-citing (one row per citing reference)
 LISTINGS = ("references", "unresolved", "weakly-resolved", "works", "works-citing", "tool-candidates", "cocited",
-            "tool-citations", "tools-cited-by-profiling-and-compiler", "tools-cited-by-both")
+            "tool-citations", "tools-cited-by-profiling-and-compiler", "tools-cited-by-both")  # (coauthors and
+# institution-collaboration, listings too, are timed whole, as before)
 PAGE = 100
 SCAN = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 TRIVIAL = "ASK {}"

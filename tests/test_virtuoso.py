@@ -318,7 +318,8 @@ def test_a_ranked_listings_pages_agree_on_1k_synthetic_records(synth: Corpus, vi
 
 
 def test_the_ranked_listings_are_known() -> None:
-    assert PAGED == ["cocited", "references", "tool-candidates", "tool-citations", "tools-cited-by-both",
+    assert PAGED == ["coauthors", "cocited", "institution-collaboration", "references", "tool-candidates",
+                     "tool-citations", "tools-cited-by-both",
                      "tools-cited-by-profiling-and-compiler", "unresolved", "weakly-resolved", "works"]
 
 

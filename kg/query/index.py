@@ -81,9 +81,14 @@ def write_index(store: ox.Store, scratch: Path) -> None:
     lines.unlink()
 
 
-def page(store: ox.Store, text: str, name: str, limit: int, offset: int | None) -> tuple[str, Answer] | None:
-    """Rows ``offset`` + 1 to ``offset`` + ``limit`` of the listing ``name`` whose text (parameters bound) is
-    ``text``, read from the store's index: the text sent and the answer. None when the store holds no rows of that
+CHUNK = 10_000  # the rows read from the index in one query (a VALUES block of their numbers)
+
+
+def page(store: ox.Store, text: str, name: str, limit: int | None, offset: int | None
+         ) -> tuple[str, Answer] | None:
+    """Rows ``offset`` + 1 to ``offset`` + ``limit`` (every row after ``offset`` without a ``limit``) of the listing
+    ``name`` whose text (parameters bound) is ``text``, read from the store's index: the first text sent and the
+    answer (its rows read ``CHUNK`` at a time, as they are asked for). None when the store holds no rows of that
     text (no index, an index of another text or of other parameter values): the listing's own text answers then.
     """
     listing = f"<{ROWS}{name}>"
@@ -95,14 +100,26 @@ def page(store: ox.Store, text: str, name: str, limit: int, offset: int | None) 
     if about is None or about["text"].value != digest(text):
         return None
     columns = about["columns"].value.split(" ") if about["columns"].value else []
-    first, last = (offset or 0) + 1, min((offset or 0) + limit, int(about["rows"].value))
+    first, count = (offset or 0) + 1, int(about["rows"].value)
+    last = count if limit is None else min((offset or 0) + limit, count)
+    chunks = [(start, min(start + CHUNK - 1, last)) for start in range(first, last + 1, CHUNK)]
+    return _rows_text(name, *(chunks[0] if chunks else (1, 0))), Answer(columns, _read(store, name, chunks,
+                                                                                      len(columns)))
+
+
+def _rows_text(name: str, first: int, last: int) -> str:
+    """The query that reads rows ``first`` to ``last`` of a listing from the index, in their order."""
     values = " ".join(f"(<{ROWS}{name}/{n}> {n})" for n in range(first, last + 1))
-    sent = (f"SELECT ?row WHERE {{ GRAPH <{INDEX_GRAPH}> {{ VALUES (?at ?n) {{ {values} }} ?at {ROW} ?row }} }} "
+    return (f"SELECT ?row WHERE {{ GRAPH <{INDEX_GRAPH}> {{ VALUES (?at ?n) {{ {values} }} ?at {ROW} ?row }} }} "
             "ORDER BY ?n")
-    answer = store.query(sent)
-    assert isinstance(answer, ox.QuerySolutions)
-    rows = [_cells(solution["row"].value, len(columns)) for solution in answer]
-    return sent, Answer(columns, iter(rows))
+
+
+def _read(store: ox.Store, name: str, chunks: list[tuple[int, int]], width: int) -> Iterator[list[Cell]]:
+    for first, last in chunks:
+        answer = store.query(_rows_text(name, first, last))
+        assert isinstance(answer, ox.QuerySolutions)
+        rows = [_cells(solution["row"].value, width) for solution in answer]
+        yield from rows
 
 
 def _cells(row: str, width: int) -> list[Cell]:

@@ -90,7 +90,7 @@ def answer(name_or_file: str, params: dict[str, str], on: QuerySource, text: str
                          "over the union of its graphs")
     asked = page + 1 if page is not None and limit is None and query_form(prepared.text) == "SELECT" else None
     rows = limit if asked is None else asked
-    res = _from_index(prepared, on, rows, offset, on_text) if rows is not None else None
+    res = _from_index(prepared, on, rows, offset, on_text)
     if res is None:
         sent = paged(prepared.text, rows, offset)
         if on_text is not None:
@@ -108,9 +108,10 @@ def answer(name_or_file: str, params: dict[str, str], on: QuerySource, text: str
     return res.mapped(sort) if sort is not None else res
 
 
-def _from_index(prepared: Prepared, on: QuerySource, limit: int, offset: int | None,
+def _from_index(prepared: Prepared, on: QuerySource, limit: int | None, offset: int | None,
                 on_text: Callable[[str], None] | None) -> Answer | None:
-    """A page of a listing read from the index of ``on``'s store (``kg.query.index``); None where there is none."""
+    """A listing's rows (a page, or all) read from the index of ``on``'s store (``kg.query.index``); None where there
+    is none."""
     stored = prepared.stored
     if stored is None or not stored.page or on.store is None or on.graphs or on.endpoint:
         return None
