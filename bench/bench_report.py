@@ -66,18 +66,18 @@ def browser_load(page: Path, blank: Path, repeat: int = 3) -> tuple[float, float
 
 def profile(store: Path) -> None:
     """Time each stored query the report runs on ``store`` (in this process), and the page: one query after the
-    other (the report's answering ahead, ``QuerySource.prefetch``, is turned off here: each time is the query's own)."""
+    other (answering ahead, ``ReportSource.prefetch``, is turned off here: each time is the query's own)."""
     import time
     from collections import defaultdict
 
     from kg.report.data import gather
     from kg.report.page import Page
-    from kg.report.source import QuerySource
+    from kg.report.source import ReportSource
 
     spent: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
-    query, stats, prefetch = QuerySource.query, QuerySource.stats, QuerySource.prefetch
+    query, stats, prefetch = ReportSource.query, ReportSource.stats, ReportSource.prefetch
 
-    def timed_query(self: QuerySource, name: str, params: dict[str, str] | None = None, limit: int | None = None):  # noqa: ANN202
+    def timed_query(self: ReportSource, name: str, params: dict[str, str] | None = None, limit: int | None = None):  # noqa: ANN202
         wall, cpu = time.perf_counter(), time.process_time()
         res = query(self, name, params, limit)
         row = spent[name]
@@ -87,7 +87,7 @@ def profile(store: Path) -> None:
         row[3] += len(res.rows)
         return res
 
-    def timed_stats(self: QuerySource, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def timed_stats(self: ReportSource, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         wall, cpu = time.perf_counter(), time.process_time()
         out = stats(self, *args, **kwargs)
         row = spent["stats"]
@@ -97,16 +97,16 @@ def profile(store: Path) -> None:
         row[3] += 1
         return out
 
-    QuerySource.query, QuerySource.stats = timed_query, timed_stats  # type: ignore[method-assign]
-    QuerySource.prefetch = lambda self, calls, workers=None: None  # type: ignore[method-assign,assignment]
+    ReportSource.query, ReportSource.stats = timed_query, timed_stats  # type: ignore[method-assign]
+    ReportSource.prefetch = lambda self, calls, workers=None: None  # type: ignore[method-assign,assignment]
     try:
-        src = QuerySource(store=store)
+        src = ReportSource(store=store)
         corpus = gather(src)
         wall, cpu = time.perf_counter(), time.process_time()
         Page(corpus, src, None, "").html()
         spent["(the page)"] = [time.perf_counter() - wall, time.process_time() - cpu, 1, 0]
     finally:
-        QuerySource.query, QuerySource.stats, QuerySource.prefetch = query, stats, prefetch  # type: ignore[method-assign]
+        ReportSource.query, ReportSource.stats, ReportSource.prefetch = query, stats, prefetch  # type: ignore[method-assign]
     print(f"  {'query':<40} {'wall s':>7} {'cpu s':>7} {'runs':>5} {'rows':>8}")
     for name, (w, c, n, rows) in sorted(spent.items(), key=lambda kv: -kv[1][0]):
         print(f"  {name:<40} {w:7.1f} {c:7.1f} {n:5d} {rows:8,d}")

@@ -953,6 +953,18 @@ def system_name(r: Random) -> str:
     return "".join(chr(65 + int(r.random() * 26)) for _ in range(n))
 
 
+#: --shape two-families: most records' titles name a side of the headline question (a profiling or a compiler paper),
+#: so that both sides hold thousands of papers (the default shape spreads records over every topic family)
+SHAPE = "default"
+FAMILY_SHARE = 0.9
+FAMILY_TITLES = (
+    ("A Profiler for GPU Kernels", "Profiling Tool Support for Accelerators", "Performance Profiling of Training Jobs",
+     "Call Path Profiling at Scale", "Low-Overhead Profiler Design"),
+    ("A Compiler for Tensor Programs", "Compiler Optimization of Loop Nests", "An Optimizing Compiler for Accelerators",
+     "Compiler Support for Sparse Kernels", "Retargetable Compiler Backends"),
+)
+
+
 def make_title(r: Random) -> str:
     x = r.random()
     rr = r.random
@@ -1800,6 +1812,10 @@ class Generator:
         t = make_title(r)
         while t.strip().lower() in self.t.forbidden_titles:
             t = f"{t}: {pick(r, SUBTITLES)}"
+        if SHAPE == "two-families":  # (its own draws: the default shape's bytes do not change)
+            s = Random(f"{self.seed}:{i}:shape")
+            if s.random() < FAMILY_SHARE:
+                t = f"{t}: {pick(s, FAMILY_TITLES[int(s.random() * 2)])}"
         w.title = t
         if typ == "dissertation":
             na = 1
@@ -2578,7 +2594,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1,
                     help="worker processes building the records (default 1; 0 = one per CPU, "
                          "up to 8); the output bytes do not depend on it")
+    ap.add_argument("--shape", choices=("default", "two-families"), default="default",
+                    help="two-families: 90%% of the records' titles name a profiler or a compiler, so that both sides "
+                         "of the headline question hold thousands of papers (default: the seeds' spread of topics)")
     args = ap.parse_args(argv)
+    global SHAPE
+    SHAPE = args.shape
     if args.n < 0:
         ap.error("N must be >= 0")
     jobs = args.jobs if args.jobs > 0 else min(os.cpu_count() or 1, 8)

@@ -244,7 +244,7 @@ def test_time_says_the_seconds_the_query_took(graph: Path) -> None:
 
 
 def test_a_query_with_its_own_limit_becomes_a_subquery_of_the_page() -> None:
-    from kg.query.stored import paged
+    from kg.query.text import paged
     q = "PREFIX s: <https://schema.org/>\n# c\nSELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5"
     assert paged(q, 2, 3) == ("PREFIX s: <https://schema.org/>\n# c\n\nSELECT * WHERE {\n"
                               "SELECT ?w WHERE { ?w s:name ?t } ORDER BY ?w LIMIT 5\n} LIMIT 2 OFFSET 3\n")
@@ -305,9 +305,9 @@ def test_rows_are_written_as_the_engine_yields_them(names: Path, monkeypatch: py
     already on standard output."""
     import sys
 
-    from kg import api
-    from kg.query.stored import Answer
-    real = api.answer_oxigraph
+    from kg.query import run
+    from kg.query.results import Answer
+    real = run.answer_oxigraph
     written_before: list[int] = []
 
     def spied(store, text):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
@@ -320,7 +320,7 @@ def test_rows_are_written_as_the_engine_yields_them(names: Path, monkeypatch: py
                 yield row
         return Answer(answer.columns, rows(), answer.boolean, answer.graph, answer.page)
 
-    monkeypatch.setattr(api, "answer_oxigraph", spied)
+    monkeypatch.setattr(run, "answer_oxigraph", spied)
     r = kg("query", "-g", str(names), "-e", NAMES, "-f", fmt)
     assert r.exit_code == 0 and len(re.findall(r"name \d{3}", r.stdout)) == 120
     assert written_before == list(range(120))
@@ -527,7 +527,7 @@ def test_e_text_gets_the_standard_prefixes(graph: Path) -> None:
 
 
 def test_the_standard_prefixes_go_in_only_when_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kg.query.stored import with_standard_prefixes
+    from kg.query.text import with_standard_prefixes
     assert with_standard_prefixes('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', "q") == \
         ('SELECT * WHERE { ?s <http://a/b> "x:y" ; ?p _:b } # c:d', 0)
     assert with_standard_prefixes("ASK { ?s a fabio:Work ; schema:name ?n FILTER(?n != xsd:string('')) }", "q") == \
@@ -788,7 +788,8 @@ def test_the_example_of_every_query_runs(graph: Path) -> None:
     """The example command ``kg queries NAME`` shows runs as it is written (on a small graph)."""
     import shlex
 
-    from kg.query.stored import example_command, stored_queries
+    from kg.query.catalogue import example_command
+    from kg.query.stored import stored_queries
     for q in stored_queries().values():
         args = shlex.split(example_command(q))[1:]
         r = kg(*args, "-g", str(graph), "-f", "csv")

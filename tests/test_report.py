@@ -381,8 +381,8 @@ def test_the_pairs_are_the_headline_query(seed: Seed) -> None:
     pairs): its rows are those of the headline query for that pair, its highlighted tools those of
     tools-cited-by-both, its papers of a side those of works-by-topic."""
     from kg.report.data import gather
-    from kg.report.source import QuerySource
-    pairs = gather(QuerySource([seed.home / "graph.nq"])).pairs
+    from kg.report.source import ReportSource
+    pairs = gather(ReportSource([seed.home / "graph.nq"])).pairs
     assert pairs and (pairs[0].a, pairs[0].b) == ("performance-analysis", "compilers")
     fields = ("tool", "tool_iri", "category", "doi", "title", "key", "text", "recognition_method",
               "recognition_score", "matched")
@@ -400,17 +400,17 @@ def test_the_pairs_are_the_headline_query(seed: Seed) -> None:
 
 
 def test_queries_answered_ahead_are_the_queries_answered_one_by_one(seed: Seed) -> None:
-    """QuerySource.prefetch answers the report's queries in threads; each call's rows are those the same call gives
+    """ReportSource.prefetch answers the report's queries in threads; each call's rows are those the same call gives
     alone, and a query that fails raises its own error where its rows are read (the others still answer)."""
     from kg.errors import KgError
-    from kg.report.source import QuerySource
+    from kg.report.source import ReportSource
     calls: list[tuple[str, dict[str, str] | None, int | None]] = [
         ("tool-citations", None, None), ("works", None, None), ("most-cited", {"min-citing": "2"}, 15),
         ("topics", None, None), ("works-citing", {"target": "pytorch"}, None), ("years", None, 3)]
-    alone = QuerySource([seed.home / "graph.nq"])
+    alone = ReportSource([seed.home / "graph.nq"])
     expected = [alone.rows(*c) for c in calls]
     assert all(expected) and len(expected[-1]) == 3
-    ahead = QuerySource([seed.home / "graph.nq"])
+    ahead = ReportSource([seed.home / "graph.nq"])
     ahead.prefetch([*reversed(calls), ("no-such-query", None, None)], workers=3)
     assert [ahead.rows(*c) for c in calls] == expected
     assert len(ahead._ahead) == 7 and all(f.done() for f in ahead._ahead.values())  # (read from the threads)

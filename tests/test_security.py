@@ -26,7 +26,7 @@ from kg.errors import QueryError
 from kg.fetch import MAX_PAUSE, file_name
 from kg.infra.net import NetError, request, same_host
 from kg.query import backends as stores
-from kg.query.stored import remote_clauses
+from kg.query.text import remote_clauses
 
 TLS = Path(__file__).resolve().parent / "data" / "tls"  # a self-signed certificate for 127.0.0.1 (to 2126)
 GRAPH_LINES = [

@@ -12,9 +12,10 @@ import click
 
 from .. import api
 from ..infra.net import DEFAULT_MAX_BYTES
+from ..query.catalogue import describe_text, listing
 from ..query.output import FORMATS as RESULT_FORMATS
 from ..query.output import PAGE, answer_format, on_terminal, render, terminal_width, write
-from ..query.stored import describe_text, find_query, listing, stored_queries
+from ..query.stored import find_query, stored_queries
 from ..workspace import fetch_command
 from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 from .summary import queries_json, untitled_line

@@ -8,7 +8,8 @@ import orjson
 
 from ..fetch import MISSING_FILE, MISSING_NAMED, Client
 from ..infra.text import plural
-from ..query.stored import StoredQuery, described
+from ..query.catalogue import described
+from ..query.stored import StoredQuery
 from ..rdf.ids import DOI_RESOLVER
 from ..validate import ValidationReport, render_json, render_text, render_turtle, see_all, summary
 

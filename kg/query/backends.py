@@ -24,7 +24,9 @@ from ..rdf import vocab
 from ..rdf.io import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines
 from ..rdf.nquads import triples_from_quads
 from ..rdf.terms import token_value
-from .stored import Answer, Cell, Results, query_form
+from .index import write_index
+from .results import Answer, Cell, Results, tsv_cell
+from .text import query_form
 
 if TYPE_CHECKING:
     from rdflib import Dataset
@@ -100,18 +102,23 @@ def load_store(paths: Sequence[Path | str], graph_format: str | None = None) -> 
 def build_disk_store(building: Path, graph: Path | Iterable[str], scratch: Path) -> None:
     """Fill the empty folder ``building`` with the on-disk store of a canonical N-Quads file, or of its lines
     (the build's ``kg.infra.outputs.Outputs`` renames it into place with the other outputs). Every triple goes
-    once into the default graph (the union of the graphs)."""
+    once into the default graph (the union of the graphs); the listings' rows go into the index's named graph
+    (``kg.query.index``)."""
     triples = Path(scratch) / "store-load.nt"
     with open(triples, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(triples_from_quads(canonical_lines(graph) if isinstance(graph, Path) else graph))
     store = ox.Store(str(building))
     store.bulk_load(path=str(triples), format=ox.RdfFormat.N_TRIPLES)
+    triples.unlink()
     store.flush()
     # A bulk load leaves many overlapping files; compacting them makes every index lookup cheaper
-    # (queries on 10k records ran 3-12x faster for about 10 s of compaction).
+    # (queries on 10k records ran 3-12x faster for about 10 s of compaction): before the listings are answered
+    # for the index, and again after their rows are loaded.
+    store.optimize()
+    write_index(store, Path(scratch))
+    store.flush()
     store.optimize()
     del store
-    triples.unlink()
 
 
 def open_disk_store(directory: Path) -> ox.Store:
@@ -122,45 +129,6 @@ def open_disk_store(directory: Path) -> ox.Store:
     except (OSError, RuntimeError, ValueError) as e:
         raise InputError(str(directory), f"cannot be opened as an Oxigraph store ({e})",
                          "rebuild it with 'kg build --store DIR'") from None
-
-
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_TSV_UNESCAPE = re.compile(r"\\(.)")
-_TSV_CHARS = {"t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\"}
-
-
-def _tsv_cell(field: str) -> Cell:
-    r"""One value of a row of SPARQL 1.1 TSV results as Oxigraph writes them: ``<iri>``, ``_:id``, ``"text"`` with
-    \t \n \r \" \\ escaped, then ``@lang`` or ``^^<datatype>`` (none: xsd:string), or a number or boolean bare
-    (each bare form is Turtle's: an integer has no '.' and no exponent, a decimal a '.', a double an exponent);
-    empty when unbound.
-
-    >>> _tsv_cell(r'"a\tb"@en'), _tsv_cell("4.50")
-    (('literal', 'a\tb', None, 'en'), ('literal', '4.50', 'http://www.w3.org/2001/XMLSchema#decimal', None))
-    """
-    if not field:
-        return None
-    first = field[0]
-    if first == "<":
-        return ("uri", field[1:-1], None, None)
-    if first == '"':
-        end = field.rindex('"')
-        value = field[1:end]
-        if "\\" in value:
-            value = _TSV_UNESCAPE.sub(lambda m: _TSV_CHARS[m.group(1)], value)
-        if end == len(field) - 1:
-            return ("literal", value, None, None)
-        if field[end + 1] == "@":
-            return ("literal", value, None, field[end + 2:])
-        dt = field[end + 4:-1]  # (after '^^<')
-        return ("literal", value, None if dt == XSD_STRING else dt, None)
-    if first == "_":
-        return ("bnode", field[2:], None, None)
-    if field in ("true", "false"):
-        return ("literal", field, _XSD + "boolean", None)
-    if "e" in field or "E" in field:
-        return ("literal", field, _XSD + "double", None)
-    return ("literal", field, _XSD + ("decimal" if "." in field else "integer"), None)
 
 
 def query_oxigraph(store: ox.Store, text: str) -> Results:
@@ -269,7 +237,7 @@ def _tsv_rows(run: _Evaluation, width: int) -> Iterator[list[Cell]]:
     def read(field: str) -> Cell:
         if len(known) >= _KNOWN:
             known.clear()
-        cell = known[field] = _tsv_cell(field)
+        cell = known[field] = tsv_cell(field)
         return cell
     try:
         while (chunk := run.next()) is not None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from .output import XSD_NS, csv_text
-from .stored import Cell, Results, closest, tool_categories
+from .results import Cell, Results
+from .stored import closest, tool_categories
 
 TOPIC_COLUMNS = ["label", "id", "broader"]
 

@@ -32,7 +32,8 @@ import orjson
 from ..errors import UsageError
 from ..rdf.terms import token_value
 from ..rdf.vocab import XSD, XSD_STRING, Prefixer
-from .stored import Answer, Cell, Results, query_prefixes
+from .results import Answer, Cell, Results
+from .text import query_prefixes
 
 # One page: enough rows to judge an answer and read it in one screen or two, few enough that the first page
 # of a query over millions of rows costs the engine little (it is asked for PAGE + 1 rows: the one more says

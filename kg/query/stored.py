@@ -1,39 +1,38 @@
-"""Stored SPARQL queries: ``.rq`` files with a ``#+ key: value`` header, typed parameters, and the results
-they answer with (rendered by kg.query.output).
+"""Stored SPARQL queries: ``.rq`` files with a ``#+ key: value`` header and typed parameters, and the binding of
+their parameters' values.
 
 Header keys: ``name`` (kebab-case, = file stem), ``description``, ``param`` (``NAME TYPE [= DEFAULT] text``,
-TYPE one of iri, string, integer, date; every parameter has a default), ``returns`` (the columns), ``column``
-(``NAME  what it holds``: one line for each column returned), ``lists`` (columns holding one item a line),
-``untitled`` (``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI, which
-tables point out with the ``kg fetch`` command that fills the titles in: ``untitled_cited``), ``page``
-(``VAR``: the rows come in the order of the integer ``?VAR``, 1, 2, ..., a rank the build precomputed, and the text
-keeps only the ranks up to ``?page_end``, which kg binds to a page's end: ``page_end``).
+TYPE one of iri, string, integer, decimal, date; every parameter has a default), ``returns`` (the columns),
+``column`` (``NAME  what it holds``: one line for each column returned), ``lists`` (columns holding one item a
+line, sorted by kg), ``ordered`` (list columns whose items each begin with a sort key and a tab: kg sorts them on
+it and drops it, so that a list keeps an order the text states, as GROUP_CONCAT does not), ``untitled``
+(``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI, which tables point
+out with the ``kg fetch`` command that fills the titles in: ``kg.query.results.untitled_cited``),
+``page`` (``index``: the store that ``kg build --store`` writes keeps the listing's rows in order, so that a page
+is read from there: ``kg.query.index``).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
 at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
-syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer). ``remote_clauses`` finds
-what would make an engine fetch data from elsewhere (SERVICE, FROM, FROM NAMED), which local queries refuse.
+syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-import shlex
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from ..errors import QueryError
-from ..rdf.ids import DEFAULT_BASE, DOI_RESOLVER, Minter
+from ..rdf.ids import Minter
 from ..rdf.terms import XSD_DATE, XSD_DECIMAL, XSD_INTEGER, is_valid_iri, lit
-from ..rdf.vocab import PREFIXES, TOPIC
 from ..resources import data_file, queries_dir
+from .text import mask, query_prefixes
 
+PAGE_INDEX = "index"  # the one value of '#+ page:'
 PARAM_TYPES = ("iri", "string", "integer", "decimal", "date")
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # the range of xsd:integer in Oxigraph (a 64-bit integer)
 _HEADER = re.compile(r"^#\+\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$")
@@ -100,9 +99,10 @@ class StoredQuery:
     text: str
     path: Path
     lists: tuple[str, ...] = ()  # columns whose values are lists, one item per line (GROUP_CONCAT): sorted here
+    ordered: tuple[str, ...] = ()  # list columns whose items begin with a sort key and a tab: in its order, key dropped
     docs: tuple[str, ...] = ()  # what each column of ``returns`` holds, in its order (the '#+ column:' lines)
     untitled: tuple[str, str] | None = None  # (cited works' column, their titles' column): '#+ untitled:'
-    page: str | None = None  # the rank variable a page is cut on ('#+ page:'); kg binds ?page_end
+    page: str | None = None  # '#+ page: index': kg keeps the rows in the store's index (kg.query.index)
 
 
 def parse_query_file(path: Path) -> StoredQuery:
@@ -134,14 +134,14 @@ def parse_query_file(path: Path) -> StoredQuery:
             if cm.group("name") in docs:
                 raise QueryError(f"{path}:{lineno}: column {cm.group('name')!r} is described twice; keep one")
             docs[cm.group("name")] = (lineno, cm.group("text"))
-        elif key in ("name", "description", "returns", "lists", "untitled", "page"):
+        elif key in ("name", "description", "returns", "lists", "ordered", "untitled", "page"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
-                             "use name, description, param, returns, column, lists, untitled, page")
+                             "use name, description, param, returns, column, lists, ordered, untitled, page")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -151,10 +151,14 @@ def parse_query_file(path: Path) -> StoredQuery:
     returns = tuple(meta["returns"].split())
     lists, named = _columns_named(path, meta, lines_of, returns, docs)
     page = meta.get("page")
-    if page is not None and (not _VAR.match(page) or f"?{page}" not in text or f"?{PAGE_END}" not in text):
-        raise QueryError(f"{path}:{lines_of['page']}: '#+ page: {page}' names the rank variable the rows are ordered "
-                         f"by; the query must use ?{page} and keep only the ranks up to ?{PAGE_END}")
-    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists,
+    if page is not None and page != PAGE_INDEX:
+        raise QueryError(f"{path}:{lines_of['page']}: write '#+ page: {PAGE_INDEX}' (kg keeps the listing's rows in "
+                         "order in the store's index, and reads a page from there)")
+    ordered = tuple(meta.get("ordered", "").split())
+    if set(ordered) - set(lists):
+        raise QueryError(f"{path}:{lines_of['ordered']}: '#+ ordered:' names columns that are not '#+ lists:' columns; "
+                         "name list columns whose items begin with their sort key and a tab")
+    return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists, ordered,
                        tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None, page)
 
 
@@ -238,58 +242,6 @@ def closest(name: str, names: list[str], most: int = 3) -> list[str]:
     return sorted(start, key=lambda n: (abs(len(n) - len(name)), n))[:most]
 
 
-def type_text(p: Param) -> str:
-    """A parameter's type as its header writes it: ``iri(tool|work)``, ``integer(1..)``, ``string(a|b)``."""
-    if p.kinds:
-        return f"{p.type}({'|'.join(p.kinds)})"
-    if p.low is not None or p.high is not None:
-        return f"{p.type}({p.low or ''}..{p.high or ''})"
-    if p.allowed:
-        return f"{p.type}({'|'.join(p.allowed)})"
-    return p.type
-
-
-def example_command(q: StoredQuery) -> str:
-    """A command that runs ``q`` with every parameter at its default, written out."""
-    args = "".join(f" -p {p.name}={shlex.quote(p.default or '')}" for p in q.params)
-    return f"kg query {q.name}{args}"
-
-
-def described(q: StoredQuery) -> dict[str, Any]:
-    """What ``kg queries -f json`` says of a query: name, description, parameters (type, default, allowed
-    values, range, the kinds of bare ids an IRI takes), columns, list columns and an example command."""
-    return {"name": q.name, "description": q.description,
-            "params": [{"name": p.name, "type": p.type, "spec": type_text(p), "default": p.default,
-                        "description": p.description, "kinds": list(p.kinds), "min": p.low, "max": p.high,
-                        "allowed": list(p.choices) if p.allowed else []} for p in q.params],
-            "columns": [{"name": c, "description": d} for c, d in zip(q.returns, q.docs, strict=True)],
-            "lists": list(q.lists), "example": example_command(q)}
-
-
-def describe_text(q: StoredQuery) -> str:
-    """``kg queries NAME``: the query's description, parameters, columns and an example command."""
-    out = [q.name, "  " + q.description, ""]
-    if q.params:
-        out.append("parameters:")
-        rows = [(p.name, type_text(p), f"default {p.default}", p.description) for p in q.params]
-        widths = [max(len(r[i]) for r in rows) for i in range(3)]
-        out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)) + "  " + r[3] for r in rows]
-        allowed = [(p.name, p.choices) for p in q.params if p.allowed]
-        out += [f"  {name}: one of {', '.join(values)}" for name, values in allowed]
-        out.append("")
-    out.append("columns:")
-    width = max(map(len, q.returns))
-    out += [f"  {c.ljust(width)}  {d}" for c, d in zip(q.returns, q.docs, strict=True)]
-    out += ["", "example:", "  " + example_command(q)]
-    return "\n".join(out) + "\n"
-
-
-def listing(queries: list[StoredQuery]) -> str:
-    """``kg queries``: one aligned line a query, its name and description."""
-    width = max((len(q.name) for q in queries), default=0)
-    return "".join(f"{q.name.ljust(width)}  {q.description}\n" for q in queries)
-
-
 def bind_term(param: Param, value: str) -> str:
     """A parameter value -> the N-Triples token of its typed RDF term (validated, escaped); a value out of
     the parameter's range or allowed values is a QueryError that lists what is allowed."""
@@ -346,11 +298,6 @@ def _decimal_text(d: Decimal) -> str:
 
 DOI_FORM = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?(10\.[0-9]{4,9}/\S+)$", re.I)
 _BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
-
-
-def query_prefixes() -> dict[str, str]:
-    """The project's standard prefixes for SPARQL: the graph's (kg.rdf.vocab.PREFIXES) plus tool: and topic:."""
-    return {**PREFIXES, "tool": DEFAULT_BASE + "tool/", "topic": TOPIC.base}
 
 
 def tool_categories() -> tuple[str, ...]:
@@ -438,32 +385,14 @@ def sparql_string(value: str) -> str:
     return "".join(out)
 
 
-PAGE_END = "page_end"  # what a query with '#+ page: VAR' keeps: the ranks ?VAR up to ?page_end
-
-
-def page_end(limit: int | None, offset: int | None) -> int | None:
-    """The last rank a page needs (ranks count from 1): None (every rank) without a LIMIT.
-
-    >>> page_end(100, None), page_end(100, 200), page_end(None, 5)
-    (100, 300, None)
-    """
-    return None if limit is None else (offset or 0) + limit
-
-
-def bound_text(query: StoredQuery, values: dict[str, str], end: int | None = None) -> str:
-    """The query text with a VALUES block for every parameter (given value or default); in a query with a
-    ``page`` header, ``?page_end`` becomes ``end``, the last rank of the page asked for (None: every rank), an
-    integer kg computes, as it writes a LIMIT (a VALUES row would be joined with every rank before the filter)."""
+def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
+    """The query text with a VALUES block for every parameter (given value or default)."""
     known = {p.name: p for p in query.params}
     for name in values:
         if name not in known:
             names = ", ".join(known) or "none"
             raise QueryError(f"query {query.name!r} has no parameter {name!r}; its parameters: {names}")
     text = query.text
-    if query.page:
-        at = [m.start() for m in re.finditer(rf"\?{PAGE_END}(?![A-Za-z0-9_])", _mask(text))]
-        for start in reversed(at):
-            text = text[:start] + str(INT_MAX if end is None else end) + text[start + len(PAGE_END) + 1:]
     if not query.params:
         return text
     vars_ = " ".join(f"?{p.var}" for p in query.params)
@@ -471,7 +400,7 @@ def bound_text(query: StoredQuery, values: dict[str, str], end: int | None = Non
     block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
     # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
     # and every subquery (which cannot see the outer bindings) are restricted alike.
-    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", _mask(text), re.I)]
+    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", mask(text), re.I)]
     if not ends:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
     out, last = [], 0
@@ -479,95 +408,6 @@ def bound_text(query: StoredQuery, values: dict[str, str], end: int | None = Non
         out += [text[last:end], block]
         last = end
     return "".join(out) + text[last:]
-
-
-_PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*")
-_TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
-
-
-def _outer(masked: str) -> str:
-    """The masked text with everything inside braces blanked: what is left is the outer query's own syntax."""
-    out, depth = [], 0
-    for ch in masked:
-        if ch == "{":
-            depth += 1
-        out.append(ch if depth == 0 else " ")
-        if ch == "}":
-            depth = max(depth - 1, 0)
-    return "".join(out)
-
-
-def paged(text: str, limit: int | None, offset: int | None) -> str:
-    """The query with LIMIT/OFFSET on its outer query, so the engine computes only that page. Appended after
-    the outer query's solution modifiers; when those already hold a LIMIT, OFFSET or a trailing VALUES, the
-    query becomes a subquery of ``SELECT * { ... } LIMIT n OFFSET m`` (its prologue kept in front)."""
-    if limit is None and offset is None:
-        return text
-    page = (f" LIMIT {limit}" if limit is not None else "") + (f" OFFSET {offset}" if offset else "")
-    if not page:
-        return text
-    if not _TAIL_PAGING.search(_outer(_mask(text))):
-        return text.rstrip() + "\n" + page.strip() + "\n"
-    prologue = _PROLOGUE.match(text)
-    assert prologue is not None  # the pattern matches the empty string
-    cut = prologue.end()
-    return f"{text[:cut]}\nSELECT * WHERE {{\n{text[cut:]}\n}}{page}\n"
-
-
-_FORM = re.compile(r"(?i)(?<![\w:?$])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?![\w:])")
-
-
-def query_form(text: str) -> str:
-    """The query's form, ``SELECT``, ``ASK``, ``CONSTRUCT`` or ``DESCRIBE``: its first such keyword outside
-    comments, strings and IRIs (a prefix named ``construct:`` is no keyword); ``SELECT`` when none is found
-    (the engine then says what is wrong).
-
-    >>> query_form("PREFIX construct: <http://x/> # DESCRIBE\\nCONSTRUCT { ?s ?p ?o } WHERE { ?s construct:p ?o }")
-    'CONSTRUCT'
-    """
-    m = _FORM.search(_mask(text))
-    return m.group(1).upper() if m else "SELECT"
-
-
-_PREFIX_USE = re.compile(r"(?<![\w?$:.\\-])((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:(?!//)")
-_PREFIX_DECL = re.compile(r"(?i)(?<![\w?$:])PREFIX\s+((?:[A-Za-z][\w.-]*[\w-])|[A-Za-z])?:")
-
-
-_KEYWORDS = frozenset("""BASE PREFIX SELECT CONSTRUCT DESCRIBE ASK FROM NAMED WHERE GRAPH SERVICE SILENT OPTIONAL
-UNION MINUS FILTER BIND VALUES GROUP BY HAVING ORDER ASC DESC LIMIT OFFSET DISTINCT REDUCED AS NOT IN EXISTS
-UNDEF LATERAL""".split())
-
-
-def with_standard_prefixes(text: str, source: str) -> tuple[str, int]:
-    """Ad-hoc SPARQL with the standard prefixes (``query_prefixes``) it uses but does not declare, on one
-    line put in front, and that number of lines (0 or 1, to correct the positions of an engine's error). A
-    prefix that is neither declared nor standard is a QueryError naming it and where it is first used."""
-    masked = _mask(text)
-    declared = {m.group(1) or "" for m in _PREFIX_DECL.finditer(masked)}
-    std = query_prefixes()
-    missing: dict[str, None] = {}
-    for m in _PREFIX_USE.finditer(masked):
-        prefix = m.group(1) or ""
-        if prefix in declared or prefix.upper() in _KEYWORDS:  # "SERVICE:x" is the keyword and ":x": the engine's
-            continue
-        if prefix not in std:
-            line = masked.count("\n", 0, m.start()) + 1
-            column = m.start() - (masked.rfind("\n", 0, m.start()) + 1) + 1
-            raise QueryError(f"{source}: unknown prefix '{prefix}:' at line {line}, column {column}; declare it "
-                             f"(PREFIX {prefix}: <IRI>) or use a standard prefix "
-                             f"({', '.join(p + ':' for p in sorted(std))})")
-        missing.setdefault(prefix)
-    if not missing:
-        return text, 0
-    return "".join(f"PREFIX {p}: <{std[p]}> " for p in missing).rstrip() + "\n" + text, 1
-
-
-def shift_error_lines(message: str, lines: int) -> str:
-    """An engine's message with the line of its ``error at LINE:COLUMN`` moved up by ``lines``."""
-    if not lines:
-        return message
-    return re.sub(r"error at (\d+):(\d+)", lambda m: f"error at {max(int(m.group(1)) - lines, 1)}:{m.group(2)}",
-                  message)
 
 
 def is_plain_query_file(name_or_file: str) -> bool:
@@ -580,143 +420,3 @@ def is_plain_query_file(name_or_file: str) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     return not any(line.startswith("#+") for line in text.splitlines())
-
-
-# The tokens whose text is not query syntax, as the SPARQL grammar reads them left to right: comments (to the
-# end of the line: \n or \r), long and short strings with their escapes, and IRIs (IRIREF's characters).
-_OPAQUE = re.compile("|".join((
-    r"#[^\r\n]*",
-    r'"""(?:(?:"|"")?(?:[^"\\]|\\.))*"""',
-    r"'''(?:(?:'|'')?(?:[^'\\]|\\.))*'''",
-    r'"(?:[^"\\\n\r]|\\.)*"',
-    r"'(?:[^'\\\n\r]|\\.)*'",
-    r'<(?:[^<>"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>',
-)))
-# SERVICE and FROM as keywords: not part of a variable, a prefixed name or a longer word. A keyword may touch
-# a following ':' (Oxigraph reads "SERVICE:x" as SERVICE and the name :x).
-_REMOTE = re.compile(r"(?i)(?<![\w?$:-])(SERVICE|FROM(\s+NAMED(?!\w))?)(?!\w)")
-_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-f]{4}(?:[0-9a-f]{4})?)", re.I)  # as rdflib expands them before parsing
-REMOTE_WHY = {
-    "SERVICE": "it sends part of the query, with the values bound so far, to another server",
-    "FROM": "it makes the engine load the graph it names, from the network or a file",
-    "FROM NAMED": "it makes the engine load the graph it names, from the network or a file",
-}
-
-
-def _mask(text: str) -> str:
-    """The query text with comments, strings and IRIs blanked out (same length), to find its keywords."""
-    return _OPAQUE.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def _expand_escapes(text: str) -> str:
-    def expand(m: re.Match[str]) -> str:
-        code = int(m.group(1), 16)
-        return chr(code) if code <= 0x10FFFF else m.group(0)
-    return _UNICODE_ESCAPE.sub(expand, text)
-
-
-def remote_clauses(text: str) -> list[str]:
-    """The clauses of a query that fetch data from elsewhere: "SERVICE", "FROM", "FROM NAMED", in order of
-    first use, read as every engine reads the text (as written, and with \\u escapes expanded first).
-
-    Example:
-
-    >>> remote_clauses("SELECT * FROM NAMED <http://x> { }")
-    ['FROM NAMED']
-    """
-    found: dict[str, None] = {}
-    for variant in (text, _expand_escapes(text)):
-        for m in _REMOTE.finditer(_mask(variant)):
-            found.setdefault("FROM NAMED" if m.group(2) else m.group(1).upper())
-    return list(found)
-
-
-def check_local(text: str, source: str) -> None:
-    """QueryError naming the first clause of ``text`` that would fetch data from elsewhere, if any; ``source``
-    names the query ("the -e query", "query 'works'", "query file q.rq")."""
-    clauses = remote_clauses(text)
-    if clauses:
-        clause = clauses[0]
-        raise QueryError(f"{source} uses {clause} ({REMOTE_WHY[clause]}); a local query reads only the local "
-                         "graph: remove it, or pass --allow-remote to allow it")
-
-
-# ---------------------------------------------------------------- results
-
-Cell = tuple[str, str, str | None, str | None] | None  # (kind uri|literal|bnode, value, datatype, lang)
-
-
-@dataclass
-class Results:
-    """A whole answer: the rows of a SELECT, the boolean of an ASK, or the graph of a CONSTRUCT/DESCRIBE."""
-
-    columns: list[str]
-    rows: list[list[Cell]]
-    boolean: bool | None = None
-    graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples: sorted, unique lines
-
-
-@dataclass
-class Answer:
-    """An answer as the engine gives it: the rows of a SELECT come one at a time (``rows`` is an iterator,
-    read once), so that a writer can pass each on before the next is computed. ``page`` is the default page
-    size when one was added to the query (it then asked for one row more, to tell whether more follow)."""
-
-    columns: list[str] = field(default_factory=list)
-    rows: Iterator[list[Cell]] = field(default_factory=lambda: iter(()))
-    boolean: bool | None = None
-    graph: list[str] | None = None  # CONSTRUCT/DESCRIBE results: sorted, unique N-Triples lines
-    page: int | None = None
-
-    @property
-    def form(self) -> str:
-        """``SELECT`` (rows), ``ASK`` (a boolean) or ``CONSTRUCT`` (a graph; DESCRIBE too)."""
-        return "CONSTRUCT" if self.graph is not None else "ASK" if self.boolean is not None else "SELECT"
-
-    @classmethod
-    def of(cls, res: Results) -> Answer:
-        graph = None if res.graph_nt is None else res.graph_nt.splitlines(keepends=True)
-        return cls(res.columns, iter(res.rows), res.boolean, graph)
-
-    def results(self) -> Results:
-        """The whole answer, its rows read."""
-        return Results(self.columns, list(self.rows), self.boolean,
-                       None if self.graph is None else "".join(self.graph))
-
-    def mapped(self, each: Callable[[list[Cell]], list[Cell]]) -> Answer:
-        """The same answer with ``each`` applied to every row as it comes."""
-        return Answer(self.columns, map(each, self.rows), self.boolean, self.graph, self.page)
-
-
-def sorted_lists(res: Results, columns: tuple[str, ...]) -> Results:
-    """The results with the items of each list column (one per line) in code-point order: SPARQL leaves the
-    order of GROUP_CONCAT to the engine, and engines differ."""
-    sort = list_sorter(res.columns, columns)
-    return res if sort is None else Results(res.columns, [sort(r) for r in res.rows], res.boolean, res.graph_nt)
-
-
-def list_sorter(names: list[str], columns: Iterable[str]) -> Callable[[list[Cell]], list[Cell]] | None:
-    """What ``sorted_lists`` does to one row (None when no column of ``names`` is a list column)."""
-    idx = [i for i, c in enumerate(names) if c in set(columns)]
-    if not idx:
-        return None
-
-    def sort(row: list[Cell]) -> list[Cell]:
-        row = list(row)
-        for i in idx:
-            c = row[i]
-            if c is not None and c[0] == "literal":
-                row[i] = (c[0], "\n".join(sorted(c[1].split("\n"))), c[2], c[3])
-        return row
-    return sort
-
-
-def untitled_cited(q: StoredQuery, columns: list[str], rows: Iterable[list[Cell]]) -> list[str]:
-    """The cited works of ``rows`` known only by their DOI: the DOI IRIs (``https://doi.org/...``) of the query's
-    ``#+ untitled:`` column whose title column is empty, distinct and sorted; none when the query declares none."""
-    if q.untitled is None or not set(q.untitled) <= set(columns):
-        return []
-    cited, title = (columns.index(c) for c in q.untitled)
-    found = {c[1] for row in rows if (c := row[cited]) is not None and c[0] == "uri"
-             and c[1].startswith(DOI_RESOLVER) and not ((t := row[title]) is not None and t[1])}
-    return sorted(found)

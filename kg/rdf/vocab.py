@@ -174,8 +174,7 @@ KG = ClosedNamespace(
     method score hasTopicAssignment topic isPrimary vendor cue strongCue toolCategory vocabularyRole
     tiedWithPrimary toolSource citingWorks citesArtifact hasArtifactRecognition ArtifactRecognition
     recognizedArtifact MachineLearningModel BenchmarkSuite inTopic
-    citingInputWorks citesInputWork citesEarlierVersionOf referenceRank cocitationRank iriRank partCitingTool
-    toolCitationRank workRank unresolvedRank toolCandidateRank
+    citingInputWorks citesInputWork citesEarlierVersionOf
     """,
 )
 

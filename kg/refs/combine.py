@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .fields import Fields, fields, is_name, split_names
+from .fields import RefFields, fields, is_name, split_names
 from .parse import ParsedRef, _clean_title, clean_text, fold, rule_parse
 
 _ENUM = re.compile(r"^\[?\d{1,3}[.\])]\s?(?=\S)")
@@ -57,7 +57,7 @@ def combine(text: str) -> ParsedRef:
     """The parsed fields of a free-text reference, from the rules and the CRF."""
     text = undouble(clean_text(text))
     rules = rule_parse(text)
-    crf: Fields = fields(_ENUM.sub("", text))
+    crf: RefFields = fields(_ENUM.sub("", text))
     known = rules.style != "unknown"
     title = rules.title if _sure_title(rules, text, crf.title) else crf.title or rules.title
     in_title = f" {fold(title)} " if title else ""

@@ -33,7 +33,7 @@ class Name:
 
 
 @dataclass(frozen=True, slots=True)
-class Fields:
+class RefFields:
     """What the sequence labeller found in a reference text; None or () where it found nothing."""
 
     title: str | None = None
@@ -74,7 +74,7 @@ def trim(s: str) -> str:
     return s
 
 
-_PAIRS = ("()", "[]", "“”", "«»", "‘’")
+_PAIRS: tuple[tuple[str, str], ...] = (("(", ")"), ("[", "]"), ("“", "”"), ("«", "»"), ("‘", "’"))
 
 
 def runs(text: str, tagged: list[tuple[Token, str]]) -> list[tuple[str, str]]:
@@ -245,7 +245,7 @@ def _first(rs: list[tuple[str, str]], lab: str) -> str | None:
     return None
 
 
-def fields(text: str) -> Fields:
+def fields(text: str) -> RefFields:
     """The fields of a reference text as the model labels it.
 
     >>> f = fields("Smith J, Doe A (2019) Sampling profilers revisited. Softw Pract Exp 49:1-20")
@@ -261,7 +261,7 @@ def fields(text: str) -> Fields:
         end = text.find(author) + len(author)
         if text[end:end + 1] == ".":  # the full stop of a last initial ("Lee, K.") belongs to the name
             author += "."
-    return Fields(title=_first(rs, "title"), authors=split_names(author) if author else (),
+    return RefFields(title=_first(rs, "title"), authors=split_names(author) if author else (),
                   year=years.group(1) if years else None, venue=_first(rs, "container"),
                   volume=_first(rs, "volume"), pages=_first(rs, "pages"), publisher=_first(rs, "publisher"),
                   doi=_first(rs, "doi"), url=_first(rs, "url"))

@@ -11,7 +11,7 @@ from ..infra.net import DEFAULT_MAX_BYTES
 from ..infra.outputs import atomic_writer
 from ..validate.files import validate_graphs
 from .network import to_dot, to_graphml
-from .source import QuerySource
+from .source import ReportSource
 
 VALIDATE_UP_TO = 32_000_000  # validate graph files of up to this many bytes for the summary (else say how)
 
@@ -35,7 +35,7 @@ def write_report(output: Path, graphs: list[Path] | None = None, store: Path | N
     ``default_graphs``, ``named_graphs``: with ``endpoint``, the graphs it answers over (SPARQL 1.1 Protocol)."""
     from .data import gather
     from .page import Page
-    src = QuerySource(graphs, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
+    src = ReportSource(graphs, store, endpoint, timeout, max_bytes, default_graphs, named_graphs)
     corpus = gather(src, pairs)
     report, note = None, ""
     files = src.local_files

@@ -9,11 +9,12 @@ from functools import cache
 from itertools import combinations
 
 from ..refs.topics import concepts
-from .source import QuerySource
+from .source import ReportSource
 
 DEFAULT_PAIR = ("performance-analysis", "compilers")  # the stored headline queries' defaults
 MOST_PAIRS = 4  # topic pairs offered by the selector (the default and pairs of the largest families)
 TOP_CITED = 15  # the most-cited works of the citation graph (the engine is asked for those only)
+WEAK = "0.8"  # the curation table lists the references resolved with a score below this (weakly-resolved)
 TOOL_IRI = re.compile(r"/tool/(.+)$")
 
 
@@ -130,7 +131,7 @@ def _family(cid: str) -> str | None:
     return c.id if c.depth == 1 else c.ancestors[-2]
 
 
-def gather(src: QuerySource, pairs: int = MOST_PAIRS) -> Corpus:
+def gather(src: ReportSource, pairs: int = MOST_PAIRS) -> Corpus:
     """Everything the page shows; ``pairs``: the topic pairs of the matrix selector (all from one query)."""
     by_concept = {c.id: c for c in concepts()}
     # every query below answered ahead, a few at once, the costliest first (the page reads them in its own order)
@@ -138,6 +139,7 @@ def gather(src: QuerySource, pairs: int = MOST_PAIRS) -> Corpus:
                   ("untitled-cited", None, None), ("most-cited", {"min-citing": "2"}, TOP_CITED),
                   ("works-by-topic", None, None), ("topics", None, None), ("tool-candidates", None, None),
                   ("tools", None, None), ("internal-citations", None, None), ("unresolved", None, None),
+                  ("weakly-resolved", {"threshold": WEAK}, None),
                   ("years", None, None)])
     stats = src.stats()
     years = src.rows("years")
@@ -147,8 +149,9 @@ def gather(src: QuerySource, pairs: int = MOST_PAIRS) -> Corpus:
         w = works.setdefault(r["doi"], WorkRow(r["doi"], r["title"], r["type"], r["year"]))
         if r.get("venue") and not w.venue:
             w.venue = r["venue"]
-        if r["author"] and r["author"] not in w.authors:
-            w.authors.append(r["author"])
+        for author in r["authors"].split("\n") if r["authors"] else ():
+            if author not in w.authors:
+                w.authors.append(author)
 
     topics = src.rows("topics")
     topic_counts: Counter[str] = Counter()
@@ -194,16 +197,18 @@ def gather(src: QuerySource, pairs: int = MOST_PAIRS) -> Corpus:
     cited_by: dict[str, list[str]] = {}
     for r in most_cited:  # (a look-up each: one query for all would pair every reference with its citing work)
         cited_by[r["cited"]] = sorted({x["citing"] for x in src.rows("works-citing", {"target": r["cited"]})})
-    unresolved = src.rows("unresolved")  # (a few rows a work, sent whole: counting them would cost a second pass)
+    # (a few rows a work, sent whole: counting them would cost a second pass)
+    left = src.rows("unresolved")
+    unresolved = left + src.rows("weakly-resolved", {"threshold": WEAK})
 
     pair_list = _pairs(src, works, citations, by_concept, pairs)
     return Corpus(stats, years, works, tools, categories, pair_list, topics, topic_counts, direct_counts, most_cited,
                   cited_title, cited_by, src.rows("internal-citations"),
                   src.rows("bibliographic-coupling"), unresolved, src.rows("tool-candidates"),
-                  src.rows("untitled-cited"), sum(r["resolution_method"] == "unresolved" for r in unresolved))
+                  src.rows("untitled-cited"), len(left))
 
 
-def _pairs(src: QuerySource, works: dict[str, WorkRow], citations: list[dict[str, str]], by_concept: dict,
+def _pairs(src: ReportSource, works: dict[str, WorkRow], citations: list[dict[str, str]], by_concept: dict,
            most: int = MOST_PAIRS) -> list[Pair]:
     """The topic pairs of the matrix: the rows of the headline query (tools-cited-by-profiling-and-compiler) for
     each pair, made from one query for all pairs: the rows of tool-citations of the papers of each side

@@ -15,9 +15,9 @@ from ..refs.topics import concepts
 from ..resources import data_file
 from ..workspace import fetch_command
 from . import svg
-from .data import TOP_CITED, Corpus, Pair, ToolRow, tool_key, work_key
+from .data import TOP_CITED, WEAK, Corpus, Pair, ToolRow, tool_key, work_key
 from .network import Network, Node
-from .source import QuerySource
+from .source import ReportSource
 
 if TYPE_CHECKING:
     from ..validate import ValidationReport
@@ -61,7 +61,7 @@ def tool_link(t: ToolRow) -> str:
 
 
 class Page:
-    def __init__(self, c: Corpus, src: QuerySource, validation: ValidationReport | None, validation_note: str) -> None:
+    def __init__(self, c: Corpus, src: ReportSource, validation: ValidationReport | None, validation_note: str) -> None:
         self.c, self.src = c, src
         self.validation, self.validation_note = validation, validation_note
         self.cat_colour = svg.colours(c.categories)
@@ -477,11 +477,12 @@ class Page:
                 f'<td>{e(r["resolution_method"])}</td><td class="num">{e(r["resolution_score"])}</td>'
                 f'<td>{e(r["kind"])}</td><td>{e(r["text"][:300])}</td></tr>'
                 for r in c.unresolved[: TOP["unresolved"]]]
-        body += (commands(self.src.command("unresolved")) + '<div class="wide tall"><table class="sortable"><thead><tr>'
+        sources = (self.src.command("unresolved"), self.src.command("weakly-resolved", {"threshold": WEAK}))
+        body += (commands(*sources) + '<div class="wide tall"><table class="sortable"><thead><tr>'
                  '<th>Citing work</th><th>Key</th><th>Method</th><th class="num">Score</th><th>Kind</th><th>Text</th>'
                  "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>" +
                  more(len(rows), len(c.unresolved), "references") if rows else
-                 commands(self.src.command("unresolved")) + '<p class="empty">None: every reference resolved well.</p>')
+                 commands(*sources) + '<p class="empty">None: every reference resolved well.</p>')
         body += "<h3>Tool candidates</h3>" + commands(self.src.command("tool-candidates"))
         by_cand: dict[str, list[dict[str, str]]] = defaultdict(list)
         for r in c.candidates:

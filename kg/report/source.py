@@ -3,9 +3,9 @@ runs them, and the ``kg query`` command line that reproduces each.
 
 A source of graph files is loaded into Oxigraph once for every query of the report (``kg query`` loads it per
 call); an on-disk store is opened once; an endpoint is asked as ``kg query --endpoint`` asks it. The queries
-the report will read can be answered ahead, a few at a time, in threads (``Source.prefetch``): Oxigraph evaluates a
-query without holding Python's lock, so two cores answer two queries at once (the report at 10k records spends most
-of its time in the engine).
+the report will read can be answered ahead, a few at a time, in threads (``ReportSource.prefetch``): Oxigraph
+evaluates a query without holding Python's lock, so two cores answer two queries at once (the report at 10k
+records spends most of its time in the engine).
 """
 
 from __future__ import annotations
@@ -26,15 +26,17 @@ import pyoxigraph
 from ..errors import KgError, UsageError
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.backends import load_store, open_disk_store, query_endpoint, query_oxigraph
-from ..query.stored import Results, bound_text, check_local, find_query, page_end, paged, sorted_lists
+from ..query.results import Results, sorted_lists
+from ..query.stored import bound_text, find_query
+from ..query.text import check_local, paged
 from ..rdf.io import canonical_lines, is_canonical
 from ..rdf.nquads import triples_from_quads
 from ..workspace import workspace_graph
 
-Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``Source.rows`` call: name, parameters, limit
+Call = tuple[str, tuple[tuple[str, str], ...], int | None]  # a ``ReportSource.rows`` call: name, parameters, limit
 
 
-class QuerySource:
+class ReportSource:
     """One source of the report: graph files (default: the workspace graph), a store folder or an endpoint."""
 
     def __init__(self, graphs: list[Path] | None = None, store: Path | None = None, endpoint: str | None = None,
@@ -97,11 +99,12 @@ class QuerySource:
         params = params or {}
         stored = find_query(name)
         if self._ox is None:
-            text = paged(bound_text(stored, params, page_end(limit, None)), limit, None)
-            return self._answered(name, sorted_lists(self._asked(text), stored.lists), list(stored.returns))
+            text = paged(bound_text(stored, params), limit, None)
+            res = sorted_lists(self._asked(text), stored.lists, stored.ordered)
+            return self._answered(name, res, list(stored.returns))
         text = paged(bound_text(stored, params), limit, None)
         check_local(text, f"query {stored.name!r}")
-        return sorted_lists(query_oxigraph(self._ox, text), stored.lists)
+        return sorted_lists(query_oxigraph(self._ox, text), stored.lists, stored.ordered)
 
     def _asked(self, text: str) -> Results:
         """The endpoint's answer to ``text``, asked as ``kg query --endpoint`` asks it."""
@@ -208,7 +211,7 @@ def _call(name: str, params: dict[str, str] | None, limit: int | None) -> Call:
 
 def _answer_ahead(rows: Callable[..., list[dict[str, str]]], todo: queue.SimpleQueue[Call],
                   ahead: dict[Call, Future[list[dict[str, str]]]]) -> None:
-    """One thread of ``Source.prefetch``: answer the calls left, one at a time, into their futures."""
+    """One thread of ``ReportSource.prefetch``: answer the calls left, one at a time, into their futures."""
     while True:
         try:
             key = todo.get_nowait()

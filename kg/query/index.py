@@ -1,0 +1,127 @@
+"""The query layer's index: the rows of the listings, in their order, kept beside the graph in the store that
+``kg build --store DIR`` writes, so that a page of a long listing is a few look-ups instead of a sort of the corpus.
+
+A listing is a stored query with ``#+ page: index``. Its order is declared once, by the ORDER BY of its own text:
+the build runs that text (every parameter at its default) on the store it has just loaded, and keeps each row as
+it came, numbered 1, 2, ..., in the store's named graph ``INDEX_GRAPH`` (the index vocabulary is
+kg/data/index.ttl):
+
+- ``<{ROWS}NAME/N> idx:row "TSV"``: row N, its cells as SPARQL TSV (what Oxigraph writes; ``tsv_cell`` reads it);
+- ``<{ROWS}NAME> idx:text "DIGEST"; idx:columns "c1 c2 ..."; idx:rows N``: what the rows answer (a digest of the
+  query text as bound), their columns and how many there are.
+
+The graph itself (``.kg/graph.nq``, ``kg export``, ``-o``, what ``kg validate`` reads) holds none of this, and
+the store's default graph, which every query reads, neither: a server loaded from an export answers the same
+listing from the text alone (its ORDER BY, the page's LIMIT and OFFSET), and so does kg on a graph file, a store
+built before the query changed, or parameters other than the defaults (``page`` asks once which it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from hashlib import blake2b
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from ..rdf.terms import integer, lit
+from .results import Answer, Cell, tsv_cell
+from .stored import StoredQuery, bound_text, stored_queries
+
+INDEX_GRAPH = "https://w3id.org/crossref-kg/index"  # the store's named graph of the index
+IDX = "https://w3id.org/crossref-kg/index#"  # the index vocabulary (kg/data/index.ttl)
+ROWS = "https://w3id.org/crossref-kg/index/"  # <ROWS NAME> a listing, <ROWS NAME/N> its row N
+ROW, TEXT, COLUMNS, COUNT = (f"<{IDX}{term}>" for term in ("row", "text", "columns", "rows"))
+
+
+def listings() -> list[StoredQuery]:
+    """The stored queries whose rows the store keeps (``#+ page: index``), by name."""
+    return [q for q in stored_queries().values() if q.page]
+
+
+def digest(text: str) -> str:
+    """What identifies the rows of a listing: a digest of its text as sent (parameters bound).
+
+    >>> len(digest("SELECT * {}"))
+    32
+    """
+    return blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def index_quads(store: ox.Store, scratch: Path, queries: list[StoredQuery] | None = None) -> Iterator[str]:
+    """The N-Quads lines of the index of ``store`` (a store of ours: the graph in its default graph): each listing
+    of ``queries`` (default: every listing) answered on it at its parameters' defaults, row by row in its order
+    (each answer passes through a file in ``scratch``)."""
+    graph = f"<{INDEX_GRAPH}>"
+    answer = scratch / "store-index.tsv"
+    for q in listings() if queries is None else queries:
+        text = bound_text(q, {})
+        result = store.query(text)
+        assert isinstance(result, ox.QuerySolutions)  # (a listing is a SELECT)
+        columns = [v.value for v in result.variables]
+        result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
+        listing = f"<{ROWS}{q.name}>"
+        n = 0
+        with open(answer, encoding="utf-8", newline="\n") as fh:
+            next(fh)  # (the header)
+            for n, row in enumerate(fh, 1):
+                yield f"<{ROWS}{q.name}/{n}> {ROW} {lit(row[:-1])} {graph} .\n"
+        answer.unlink()
+        yield f"{listing} {TEXT} {lit(digest(text))} {graph} .\n"
+        yield f"{listing} {COLUMNS} {lit(' '.join(columns))} {graph} .\n"
+        yield f"{listing} {COUNT} {integer(n)} {graph} .\n"
+
+
+def write_index(store: ox.Store, scratch: Path) -> None:
+    """Add the index to ``store`` (loaded, not yet optimised), through files in ``scratch``."""
+    lines = scratch / "store-index.nq"
+    with open(lines, "w", encoding="utf-8", newline="\n") as fh:
+        fh.writelines(index_quads(store, scratch))
+    store.bulk_load(path=str(lines), format=ox.RdfFormat.N_QUADS)
+    lines.unlink()
+
+
+CHUNK = 10_000  # the rows read from the index in one query (a VALUES block of their numbers)
+
+
+def page(store: ox.Store, text: str, name: str, limit: int | None, offset: int | None
+         ) -> tuple[str, Answer] | None:
+    """Rows ``offset`` + 1 to ``offset`` + ``limit`` (every row after ``offset`` without a ``limit``) of the listing
+    ``name`` whose text (parameters bound) is ``text``, read from the store's index: the first text sent and the
+    answer (its rows read ``CHUNK`` at a time, as they are asked for). None when the store holds no rows of that
+    text (no index, an index of another text or of other parameter values): the listing's own text answers then.
+    """
+    listing = f"<{ROWS}{name}>"
+    ask = (f"SELECT ?text ?columns ?rows WHERE {{ GRAPH <{INDEX_GRAPH}> {{ {listing} {TEXT} ?text ; "
+           f"{COLUMNS} ?columns ; {COUNT} ?rows }} }}")
+    found = store.query(ask)
+    assert isinstance(found, ox.QuerySolutions)
+    about = next(iter(found), None)
+    if about is None or about["text"].value != digest(text):
+        return None
+    columns = about["columns"].value.split(" ") if about["columns"].value else []
+    first, count = (offset or 0) + 1, int(about["rows"].value)
+    last = count if limit is None else min((offset or 0) + limit, count)
+    chunks = [(start, min(start + CHUNK - 1, last)) for start in range(first, last + 1, CHUNK)]
+    return _rows_text(name, *(chunks[0] if chunks else (1, 0))), Answer(columns, _read(store, name, chunks,
+                                                                                      len(columns)))
+
+
+def _rows_text(name: str, first: int, last: int) -> str:
+    """The query that reads rows ``first`` to ``last`` of a listing from the index, in their order."""
+    values = " ".join(f"(<{ROWS}{name}/{n}> {n})" for n in range(first, last + 1))
+    return (f"SELECT ?row WHERE {{ GRAPH <{INDEX_GRAPH}> {{ VALUES (?at ?n) {{ {values} }} ?at {ROW} ?row }} }} "
+            "ORDER BY ?n")
+
+
+def _read(store: ox.Store, name: str, chunks: list[tuple[int, int]], width: int) -> Iterator[list[Cell]]:
+    for first, last in chunks:
+        answer = store.query(_rows_text(name, first, last))
+        assert isinstance(answer, ox.QuerySolutions)
+        rows = [_cells(solution["row"].value, width) for solution in answer]
+        yield from rows
+
+
+def _cells(row: str, width: int) -> list[Cell]:
+    """The cells of one TSV row of ``width`` columns (a row of no columns is empty)."""
+    return [tsv_cell(field) for field in row.split("\t")] if width else []
