@@ -10,6 +10,8 @@ committed (all is in place). ``kg fetch`` has one: fetch (a record is about to b
 
 SIGNAL FULL stands for a full disk: at ``reached`` it raises the OSError a full disk raises (ENOSPC); where a
 store must fill up for real, ``fills(STAGE)`` tells it to (resolve: the resolution database gets two pages).
+
+``KG_FAULT_ONCE=STAGE:FILE`` (``dies_once``) kills a cluster worker once, in the task STAGE.
 """
 
 from __future__ import annotations
@@ -45,16 +47,19 @@ ONCE_ENV = "KG_FAULT_ONCE"
 
 
 def dies_once(stage: str) -> None:
-    """``KG_FAULT_ONCE=STAGE:FILE``: the first process (of all that share FILE's folder) to reach STAGE creates
-    FILE and dies at once (SIGKILL), as a cluster worker killed mid-task does; the others, and the retries, go on."""
+    """``KG_FAULT_ONCE=STAGE[,STAGE...]:FILE``: the first process (of all that share FILE's folder) to reach each
+    STAGE creates ``FILE.STAGE`` and dies at once (SIGKILL, as the out-of-memory killer kills); the others, and
+    the tasks run again, go on. A cluster build's stages are its task functions (``kg.pipeline.partitioned``: scan,
+    dedupe, named, resolve_titles, resolve_groups, resolve_urls, cited, map_file, shared, fact_graph,
+    sample_lines, part), reached by a worker when the task has done its work, before it answers."""
     spec = os.environ.get(ONCE_ENV)
     if not spec or ":" not in spec:
         return
     want, marker = spec.split(":", 1)
-    if want != stage:
+    if stage not in want.split(","):
         return
     try:
-        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(f"{marker}.{stage}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return
     os.close(fd)

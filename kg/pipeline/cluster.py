@@ -41,6 +41,10 @@ from .tuning import Tuning
 QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
          "distributed.admin.system-monitor.interval": "2s", "distributed.admin.system-monitor.gil.enabled": False,
          "distributed.worker.memory.monitor-interval": "1s"}
+# A local cluster's workers are restarted by their nannies when they die; the cluster closed a nanny for good
+# when its worker was missing again 15 s after dying once (``deploy.lost-worker-timeout``, meant for batch jobs),
+# and with no nanny left the build waited for ever. If no worker is left all the same, tasks fail after a while.
+LOCAL = {"distributed.deploy.lost-worker-timeout": "3650 days", "distributed.scheduler.no-workers-timeout": "5 minutes"}
 
 
 def _cpu() -> float:
@@ -49,9 +53,16 @@ def _cpu() -> float:
                                                  resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
+def _given(value: Any) -> Any:
+    """A value the tasks of a stage share, as the answer of a task of its own: the scheduler keeps the value in
+    the task's recipe, so a worker that dies with it does not lose it (scattered data would be lost for good)."""
+    return value
+
+
 def _task(fn: Callable[..., Done], *args: Any) -> tuple[str, int, float, Done | KgError]:
     """Run a task in a worker: who ran it, its peak resident memory so far (KiB), the CPU seconds it took (its
-    sorts included), and its answer, or the error (bad input: one line for the user, not a failure to retry)."""
+    sorts included), and its answer, or the error (bad input: one line for the user, not a failure to retry).
+    ``KG_FAULT_ONCE=FN:FILE`` (``faults.dies_once``) kills the worker once after task FN did its work."""
     import resource
 
     from distributed import get_worker
@@ -60,6 +71,7 @@ def _task(fn: Callable[..., Done], *args: Any) -> tuple[str, int, float, Done | 
         done: Done | KgError = fn(*args)
     except KgError as e:
         done = e
+    faults.dies_once(fn.__name__)  # (its outputs are written, its answer is not delivered)
     return str(get_worker().address), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, _cpu() - cpu, done
 
 
@@ -118,15 +130,21 @@ class DaskEngine:
         self.key = f"{os.getpid()}-{os.urandom(4).hex()}"
         self.stats = Stats()
         self.cluster: Any = None
+        self.config: Any = None
         if address.startswith("local:"):
             n = address[6:]
             if not n.isdigit() or int(n) < 1:
                 raise UsageError(f"--cluster {address!r}: use local:N (N worker processes) or a scheduler address")
             import dask
-            with dask.config.set(QUIET):
-                self.cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR)
-                self.client = Client(self.cluster)
+            self.config = dask.config.set(LOCAL)  # (read while the cluster runs: undone by ``close``)
+            try:
+                with dask.config.set(QUIET):
+                    self.cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
+                                                dashboard_address=None, silence_logs=logging.ERROR)
+                    self.client = Client(self.cluster)
+            except BaseException:
+                self.close()
+                raise
         else:
             try:
                 self.client = Client(address, timeout=30)
@@ -135,9 +153,13 @@ class DaskEngine:
                               "and that the scheduler runs") from None
 
     def close(self) -> None:
-        self.client.close()
+        if getattr(self, "client", None) is not None:
+            self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        if self.config is not None:
+            self.config.__exit__(None, None, None)
+            self.config = None
 
     def __enter__(self) -> DaskEngine:
         return self
@@ -150,16 +172,34 @@ class DaskEngine:
         """Worker processes the cluster has now."""
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
+    def share(self, name: str, value: Any) -> Any:
+        """``value`` for the tasks of the stages to come (passed to them in place of the value): one copy, made
+        again by the scheduler if the workers that hold it die."""
+        return self.client.submit(_given, value, key=f"{name}-{self.key}", pure=False)
+
     def stage(self, stage: str, tasks: list[tuple[Callable[..., Done], tuple]], what: str = "shuffled",
               ) -> Iterator[Done]:
         """Run ``tasks`` (function, arguments); their answers in order, as each is ready. A task that fails is
-        retried (a worker that dies: its tasks run elsewhere); an interruption cancels those not done."""
+        retried; a worker that dies: its tasks, and the answers it held, are made again elsewhere (a task that
+        was running on ``allowed-failures`` + 1 workers that died fails the build); an interruption cancels the
+        tasks not done."""
+        from distributed import KilledWorker
+        from distributed.scheduler import NoWorkerError
         futures = [self.client.submit(_task, fn, *args, key=f"{stage}-{fn.__name__}-{i}-{self.key}", retries=3,
                                       pure=False) for i, (fn, args) in enumerate(tasks)]
         started = time.perf_counter()
         try:
             for i, future in enumerate(futures):
-                worker, peak, cpu, done = future.result()
+                try:
+                    worker, peak, cpu, done = future.result()
+                except KilledWorker as e:
+                    raise KgError(f"--cluster: the {stage} task {tasks[i][0].__name__} was running on each of "
+                                  f"{e.allowed_failures + 1} workers that died (out of memory?); give the workers "
+                                  "more memory, or raise the scheduler's distributed.scheduler.allowed-failures"
+                                  ) from None
+                except NoWorkerError:
+                    raise KgError(f"--cluster: no worker was left to run the {stage} task {tasks[i][0].__name__}; "
+                                  "start workers, or check why they died (memory?)") from None
                 future.release()
                 if isinstance(done, KgError):
                     raise done
@@ -191,7 +231,7 @@ class DaskEngine:
         size = sum(_size(where) for _shown, where, _explicit in files)
         workers = self.size
         n = result.partitions = workers * max(2, math.ceil(size / tuning.partition_bytes / workers))
-        plan = self.client.scatter(Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample), broadcast=True)
+        plan = self.share("plan", Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample))
         plain = Plan(scratch, spec, tuning, n, tuple(files), sample_size=sample)
         if on_progress:
             on_progress("read", 0)
@@ -228,7 +268,7 @@ class DaskEngine:
             result.sample = set(chosen)
         runs = self._resolve(plan, n)
         t = report.timed("resolve", t)
-        mapping = self.client.scatter(replace(plain, sample=chosen), broadcast=True)
+        mapping = self.share("mapping", replace(plain, sample=chosen))
         per_run = run_records(result.works, fan_in(tuning.fan_in), tuning)
         row_runs = [f"fact-rows-{name}.txt" for name in _names(n)]
         if on_progress:
@@ -252,12 +292,12 @@ class DaskEngine:
                 runs.extend(done.answer["runs"])
                 knowledge.extend(r["name"] for r in done.answer["runs"])
         if result.sample is not None:
-            wanted = self.client.scatter(SampleFilter(result.sampled, result.shared_graphs), broadcast=True)
+            wanted = self.share("wanted", SampleFilter(result.sampled, result.shared_graphs))
             for done in self.stage("sample", [(partitioned.sample_lines, (plan, name, wanted))
                                               for name in sorted(knowledge)], "runs"):
                 result.picked.extend(done.answer["lines"])
         t = report.timed("map", t)
-        self._parts(plan, tuning, runs, out, result, on_progress)
+        self._parts(plan, tuning, runs, out, result, on_progress, workers)
         report.timed("merge", t)
         return result
 
@@ -279,10 +319,12 @@ class DaskEngine:
         return runs
 
     def _parts(self, plan: Any, tuning: Tuning, runs: list[dict[str, Any]], out: Location, result: Partitioned,
-               on_progress: Callable[..., None] | None) -> None:
-        """Cut the runs into key ranges (at least one a worker) and merge each into a part in ``out``."""
+               on_progress: Callable[..., None] | None, workers: int) -> None:
+        """Cut the runs into key ranges (at least one a worker: of the ``workers`` at the start, or more if more
+        have come, not fewer while a lost one restarts) and merge each into a part in ``out``."""
         total = sum(r["size"] for r in runs)
-        wanted = self.size * max(1, math.ceil(total / tuning.part_bytes / self.size))  # (a multiple of the workers)
+        size = max(workers, self.size)
+        wanted = size * max(1, math.ceil(total / tuning.part_bytes / size))  # (a multiple of the workers)
         cuts = ranges.splitters([key for r in runs for key in r["keys"]], wanted)
         bounds = [None, *cuts, None]
         listed = [(r["name"], r["size"]) for r in sorted(runs, key=lambda r: r["name"])]

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KgError
-from ..infra import faults, ranges, shuffle
+from ..infra import ranges, shuffle
 from ..infra.extsort import Sorter, merge_blocks, merge_into, merge_runs
 from ..infra.location import Location
 from ..infra.parts import gzip_writer, part_name
@@ -469,7 +469,6 @@ def map_file(plan: Plan, f: int, size: int) -> Done:
     ctx, tuning = context(plan.spec), plan.tuning
     shown, _where, explicit = plan.files[f]
     kept = set(shuffle.gather(plan.scratch, _files(plan, "dedupe", plan.partitions), ("kept", f)))
-    faults.dies_once("map-task")
     sampled: list[str] = []
     used: Used = {}
     records = 0
