@@ -304,8 +304,8 @@ def test_what_the_shapes_read_beyond_a_node_is_found_in_them(tmp_path: Path) -> 
     from kg.validate.reach import deep_predicates
     from kg.validate.shapes import _SHAPES_BY_FOLDER
     kg, frbr, pro = "https://w3id.org/crossref-kg/ontology#", "http://purl.org/vocab/frbr/core#", "http://purl.org/spar/pro/"
-    assert deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>"},
-                                      {f"<{pro}relatesToDocument>", f"<{kg}hasTopicAssignment>"})
+    assert deep_predicates(None) == ({f"<{frbr}part>", f"<{kg}hasToolRecognition>", f"<{kg}parsedAuthor>"},
+                                      {f"<{pro}relatesToDocument>", f"<{kg}hasTopicAssignment>", f"<{kg}parsedAuthor>"})
     head = ("@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <http://example.org/> .\n"
             "ex:p sh:declare [ sh:prefix \"ex\" ; sh:namespace "
             "\"http://example.org/\"^^<http://www.w3.org/2001/XMLSchema#anyURI> ] .\n")

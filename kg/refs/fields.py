@@ -16,7 +16,8 @@ from .crf import Token, fold_word, label, lexicon
 _TRIM = " \t.,;:"
 _YEAR = re.compile(r"(?<!\d)((?:18|19|20)\d{2})(?!\d)")
 _INITIALS = re.compile(r"^(?:[A-Z\u00C0-\u00DE](?:[a-z]?\.)?\s?-?\s?)+$")    # "J.", "A. B.", "J.-P.", "Ch.", "AB"
-_DOTTED_NAMES = re.compile(r"[\w'’-]+(?:\s[\w'’-]+)?\s(?:[A-Z]\.\s?-?)+")  # "Asafu-Adjaye J. " (no comma after)
+# "Asafu-Adjaye J. " (no comma after); tried from the start of a word only, so a long word is read once
+_DOTTED_NAMES = re.compile(r"(?<![\w'’-])[\w'’-]+(?:\s[\w'’-]+)?\s(?:[A-Z]\.\s?-?)+")
 _CAPS = re.compile(r"^[A-Z\u00C0-\u00DE]{1,3}$")                            # "J", "AB", "JCR"
 _GLUED = re.compile(r"^(\S*[a-z\u00DF-\u00FF'’])([A-Z]{1,3})$")              # "ZollerSD" -> Zoller, SD
 _ET_AL = re.compile(r"\bet\.?\s*al\b\.?|\band\s+others\b|\[?…\]?|\.\.\.", re.I)
