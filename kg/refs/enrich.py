@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..model import Work
 from ..rdf.ids import Minter
-from .named import Named, mention_of, reference_text
+from .named import Named, mention_of, reference_kind, reference_text
 from .resolve import Resolution
 from .tools import ArtifactMatch, Candidate, Catalogue, Tool, ToolMatch
 from .topics import Assignment, classify, override
@@ -27,6 +27,7 @@ class Knowledge:
     candidates: dict[int, Candidate] = field(default_factory=dict)
     topics: list[Assignment] = field(default_factory=list)
     artifacts: dict[int, ArtifactMatch] = field(default_factory=dict)
+    kinds: dict[int, str] = field(default_factory=dict)  # what a reference without a tool or artifact cites
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
     candidates: dict[int, Candidate] = {}
     artifacts: dict[int, ArtifactMatch] = {}
     categories: Counter[str] = Counter()
+    kinds: dict[int, str] = {}
     used: Shared = {}
     for ref in work.references:
         res = resolutions.get(ref.index)
@@ -84,8 +86,10 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
             elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
                 first = matches[0]
                 artifacts[ref.index] = ArtifactMatch(first.tool, first.method, first.score, first.matched)
+        if ref.index not in tools and ref.index not in artifacts:
+            kinds[ref.index] = reference_kind(res.parsed, text, res.kind)
     if work.doi in overrides:
         topics = override(overrides[work.doi], topic_source)
     else:
         topics = classify(work, categories)
-    return Enriched(Knowledge(resolutions, tools, candidates, topics, artifacts), used)
+    return Enriched(Knowledge(resolutions, tools, candidates, topics, artifacts, kinds), used)

@@ -456,6 +456,37 @@ def _documentation(parsed: ParsedRef, c: Cues, strong_venue: bool) -> Mention | 
     return None
 
 
+def reference_kind(parsed: ParsedRef, text: str, base: str) -> str:
+    """What a reference cites when no tool or named artifact was recognised: ``base`` (paper, web, dataset or
+    other, from its identifiers and shape) corrected by general cues kept as data: a standard, regulation or
+    handbook is other; a newspaper or blog web; a title whose subject is a database, atlas or data resource a
+    dataset; an evaluation challenge a benchmark; a reference with a venue or a year but no title (a journal
+    reference given by its fields) a paper; a web page about hardware other."""
+    c = cues()
+    title = fold(parsed.title or "")
+    venue = fold(parsed.venue or "")
+    folded = fold(text)
+    subject = fold((parsed.title or "").split(":")[0])
+    head = " ".join(subject.split()[:6])
+    if base == "web" and c.kind_cues["hardware"].search(title):
+        return "other"  # a product page or whitepaper of a piece of hardware
+    if base in ("paper", "other", "web"):
+        if c.kind_cues["web"].search(venue or folded) and not parsed.doi:
+            return "web"
+        if (c.kind_cues["other"].search(head) or c.kind_cues["other"].search(venue)) and not parsed.doi:
+            return "other"
+        hit = c.kind_cues["dataset"].search(head)
+        if hit and not c.kind_blockers["dataset"].search(head[: hit.start()]) and \
+                not c.kind_blockers["dataset"].search(head[hit.end():hit.end() + 12]):
+            return "dataset"
+        hit = c.kind_cues["benchmark"].search(head)
+        if hit and not c.kind_blockers["benchmark"].search(title) and not parsed.doi:
+            return "benchmark"
+    if base == "other" and (venue or title or parsed.authors):
+        return "paper"  # a journal reference given by its fields, or a truncated one: papers unless said otherwise
+    return base
+
+
 def decide_one(mentions: list[tuple[str, Mention]]) -> Named | None:
     """The corpus's view of one name from its (citing DOI, mention) pairs (all with one key)."""
     if not mentions:
