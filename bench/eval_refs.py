@@ -520,6 +520,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="also measure the development set's held-out half (once, with the final code)")
     ap.add_argument("--fit", type=Path, help="write the recognitions' (method, score, right) as JSON lines")
     args = ap.parse_args(argv)
+    if args.fit:
+        import kg.refs.enrich
+        kg.refs.enrich.CALIBRATE = False  # the raw evidence scores, what the calibration maps
     sets = args.set or ["seeds", "samples", "tune"]
     makers = {"seeds": seeds_set, "samples": samples_set, "tune": lambda: devset_set("tune")}
     chosen = [makers[x]() for x in sets]
