@@ -468,6 +468,59 @@ def test_hand_empty_and_counted_answers() -> None:
     assert len(cited) == len({r["cited"] for r in refs})
 
 
+def _citing_by_tool() -> dict[str, set[str]]:
+    """tool IRI -> the DOIs of the seeds citing it (from the tool-citations answer)."""
+    out: dict[str, set[str]] = {}
+    for r in golden_rows("tool-citations"):
+        out.setdefault(r["tool_iri"], set()).add(r["citing"])
+    return out
+
+
+def test_hand_tools_by_year() -> None:
+    """tools-by-year: for each tool and year, the seeds of that year (issued: SEED_WORKS) citing it, out of the
+    seeds of that year (1 in 2024, 2 in 2025, 1 in 2026), the share in three decimals; the years of a tool add up
+    to its citing_works in 'tools'."""
+    year_of = {doi: year for doi, (_title, year, _authors) in SEED_WORKS.items()}
+    works = {y: sum(1 for v in year_of.values() if v == y) for y in set(year_of.values())}
+    assert works == {"2024": 1, "2025": 2, "2026": 1}
+    names = {r["tool_iri"]: r["tool"] for r in golden_rows("tools")}
+    expected = []
+    for iri, dois in _citing_by_tool().items():
+        for year in sorted({year_of[d] for d in dois}):
+            n = sum(1 for d in dois if year_of[d] == year)
+            expected.append({"tool": names[iri], "year": year, "citing_works": str(n), "works": str(works[year]),
+                             "share": f"{n / works[year]:.3f}", "tool_iri": iri})
+    expected.sort(key=lambda r: (r["tool"].lower(), r["tool_iri"], r["year"]))
+    got = golden_rows("tools-by-year")
+    assert got == expected
+    assert {r["share"] for r in got} == {"0.500", "1.000"}  # (both 2025 seeds citing a tool: 1.000)
+    assert [r for r in got if r["tool"] == "PyTorch"] == [
+        {"tool": "PyTorch", "year": y, "citing_works": n, "works": n, "share": "1.000",
+         "tool_iri": "https://w3id.org/crossref-kg/tool/pytorch"} for y, n in (("2024", "1"), ("2025", "2"),
+                                                                               ("2026", "1"))]
+    per_tool = {iri: sum(int(r["citing_works"]) for r in got if r["tool_iri"] == iri) for iri in names}
+    assert per_tool == {r["tool_iri"]: int(r["citing_works"]) for r in golden_rows("tools")}
+
+
+def test_hand_tool_first_cited() -> None:
+    """tool-first-cited: each tool's earliest citing seed by issued year, the least DOI among that year's; earliest
+    first, then by name; every tool of 'tools' once, with its citing_works there."""
+    year_of = {doi: year for doi, (_title, year, _authors) in SEED_WORKS.items()}
+    tools = {r["tool_iri"]: r for r in golden_rows("tools")}
+    expected = []
+    for iri, dois in _citing_by_tool().items():
+        year, doi = min((year_of[d], d.lower(), d) for d in dois)[::2]
+        expected.append({"tool": tools[iri]["tool"], "year": year, "citing": doi,
+                         "citing_works": tools[iri]["citing_works"], "tool_iri": iri})
+    expected.sort(key=lambda r: (r["year"], r["tool"].lower(), r["tool_iri"]))
+    got = golden_rows("tool-first-cited")
+    assert got == expected and len(got) == len(tools)
+    assert got[0] == {"tool": "AMOS", "year": "2024", "citing": "10.1145/3620665.3640367", "citing_works": "2",
+                      "tool_iri": "https://w3id.org/crossref-kg/tool/amos-compiler"}
+    # the first citation falls in the year of the oldest seed for the tools the 2024 seed cites
+    assert sum(1 for r in got if r["year"] == "2024") == 18
+
+
 # ---------------------------------------------------------------- 2. backend equivalence
 
 
