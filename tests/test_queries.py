@@ -521,6 +521,60 @@ def test_hand_tool_first_cited() -> None:
     assert sum(1 for r in got if r["year"] == "2024") == 18
 
 
+#: (citing_works, works) -> the share tools-by-year prints: three decimals, rounded half up
+SHARE_CASES = {(1, 3): "0.333", (2, 3): "0.667", (1, 7): "0.143", (1, 16): "0.063", (5, 8): "0.625",
+               (1, 2000): "0.001", (1, 2001): "0.000", (2, 2): "1.000", (7, 10): "0.700"}
+
+
+def share_query() -> str:
+    """The share's BINDs of queries/tools-by-year.rq over the counts of SHARE_CASES (the seeds give only 0.500 and
+    1.000)."""
+    text = (QUERIES / "tools-by-year.rq").read_text(encoding="utf-8")
+    binds = [line.strip() for line in text.splitlines()
+             if line.strip().startswith("BIND (") and ("?per_mille" in line or "?padded" in line)]
+    assert len(binds) == 3, binds
+    values = " ".join(f"({c} {w})" for c, w in SHARE_CASES)
+    return ("PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\nSELECT ?citing_works ?works ?share WHERE {\n"
+            f"  VALUES (?citing_works ?works) {{ {values} }}\n  " + "\n  ".join(binds) +
+            "\n}\nORDER BY ?works ?citing_works")
+
+
+def share_rows(csv_text: str) -> dict[tuple[int, int], str]:
+    return {(int(r["citing_works"]), int(r["works"])): r["share"] for r in rows(csv_text)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_share_prints_alike_on_every_backend(seed: Seed, backends: dict[str, list[str]], backend: str) -> None:
+    """tools-by-year's share, made from integers only, is the same text on every engine, rounded half up."""
+    assert share_rows(seed.ok("query", "-e", share_query(), "-f", "csv", *backends[backend])) == SHARE_CASES
+
+
+def test_tools_by_year_counts_works_without_a_year_as_unknown(tmp_path: Path) -> None:
+    """A seed without 'issued' (so no publication year): its tools under the year 'unknown', out of the one work of
+    that year, and its first citations there when no dated work cites the tool; the same on Oxigraph and rdflib."""
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    undated = "10.1145/3772052.3772233"
+    for src in sorted(SEEDS.glob("*.txt")):
+        record = json.loads(src.read_text(encoding="utf-8"))
+        if record["message"]["DOI"].lower() == undated:
+            del record["message"]["issued"]
+        (corpus / src.name).write_text(json.dumps(record), encoding="utf-8")
+    s = Seed(tmp_path / "ws", tmp_path / "ws" / "graph.nq", tmp_path / "store", CliRunner())
+    assert s.run("build", "-q", "--validate", "none", str(corpus)).exit_code == 0
+    by_year = {name: s.ok("query", name, "-f", "csv") for name in ("tools-by-year", "tool-first-cited")}
+    for name, text in by_year.items():
+        assert s.ok("query", name, "-f", "csv", "--engine", "rdflib") == text, name
+    cited = _citing_by_tool()
+    unknown = [r for r in rows(by_year["tools-by-year"]) if r["year"] == "unknown"]
+    assert {r["tool_iri"] for r in unknown} == {iri for iri, dois in cited.items() if undated in dois}
+    assert {(r["citing_works"], r["works"], r["share"]) for r in unknown} == {("1", "1", "1.000")}
+    first = {r["tool_iri"]: (r["year"], r["citing"]) for r in rows(by_year["tool-first-cited"])}
+    assert {iri for iri, (year, _doi) in first.items() if year == "unknown"} == {
+        iri for iri, dois in cited.items() if dois == {undated}}
+    assert all(doi == undated for year, doi in first.values() if year == "unknown")
+
+
 # ---------------------------------------------------------------- 2. backend equivalence
 
 
