@@ -8,6 +8,7 @@ authors' family names in order (each over the references whose label gives it).
     python bench/eval_parse.py                 # the tuning half
     python bench/eval_parse.py --errors title  # also list the combined parser's wrong titles
     python bench/eval_parse.py --half held-out # the held-out half: ONCE, with the final model
+    python bench/eval_parse.py --parts styles,styles2   # only some parts of the devset
 """
 
 from __future__ import annotations
@@ -58,10 +59,11 @@ def _key(s: str | None) -> str:
     return fold(s or "").replace(" ", "")
 
 
-def labelled(half: str) -> list[tuple[str, dict[str, object]]]:
-    """(text, label) of every parse label of the records of one half."""
+def labelled(half: str, parts: set[str] | None = None) -> list[tuple[str, dict[str, object]]]:
+    """(text, label) of every parse label of the records of one half (of the given parts of the devset: all)."""
     with open(DEVSET / "split.tsv", encoding="utf-8") as f:
-        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["half"] == half]
+        rows = [r for r in csv.DictReader(f, delimiter="\t")
+                if r["half"] == half and (parts is None or r["part"] in parts)]
     out = []
     for row in sorted(rows, key=lambda r: (r["part"], r["stem"])):
         path = DEVSET / row["part"] / "parse" / f"{row['stem']}.jsonl"
@@ -99,10 +101,11 @@ def main() -> int:
     ap.add_argument("--half", default="tune", choices=("tune", "held-out"))
     ap.add_argument("--model", help="a CRF model file other than kg/data/parser.crfsuite")
     ap.add_argument("--errors", choices=METRICS, help="list the combined parser's misses of this metric")
+    ap.add_argument("--parts", help="only these parts of the devset, comma-separated (e.g. styles,styles2)")
     args = ap.parse_args()
     if args.model:
         crf.load(args.model)
-    data = labelled(args.half)
+    data = labelled(args.half, set(args.parts.split(",")) if args.parts else None)
     # tally[parser][style][metric] = [right, total]
     tally: dict[str, dict[str, dict[str, list[int]]]] = {
         p: defaultdict(lambda: {m: [0, 0] for m in METRICS}) for p in PARSERS}
