@@ -468,6 +468,113 @@ def test_hand_empty_and_counted_answers() -> None:
     assert len(cited) == len({r["cited"] for r in refs})
 
 
+def _citing_by_tool() -> dict[str, set[str]]:
+    """tool IRI -> the DOIs of the seeds citing it (from the tool-citations answer)."""
+    out: dict[str, set[str]] = {}
+    for r in golden_rows("tool-citations"):
+        out.setdefault(r["tool_iri"], set()).add(r["citing"])
+    return out
+
+
+def test_hand_tools_by_year() -> None:
+    """tools-by-year: for each tool and year, the seeds of that year (issued: SEED_WORKS) citing it, out of the
+    seeds of that year (1 in 2024, 2 in 2025, 1 in 2026), the share in three decimals; the years of a tool add up
+    to its citing_works in 'tools'."""
+    year_of = {doi: year for doi, (_title, year, _authors) in SEED_WORKS.items()}
+    works = {y: sum(1 for v in year_of.values() if v == y) for y in set(year_of.values())}
+    assert works == {"2024": 1, "2025": 2, "2026": 1}
+    names = {r["tool_iri"]: r["tool"] for r in golden_rows("tools")}
+    expected = []
+    for iri, dois in _citing_by_tool().items():
+        for year in sorted({year_of[d] for d in dois}):
+            n = sum(1 for d in dois if year_of[d] == year)
+            expected.append({"tool": names[iri], "year": year, "citing_works": str(n), "works": str(works[year]),
+                             "share": f"{n / works[year]:.3f}", "tool_iri": iri})
+    expected.sort(key=lambda r: (r["tool"].lower(), r["tool_iri"], r["year"]))
+    got = golden_rows("tools-by-year")
+    assert got == expected
+    assert {r["share"] for r in got} == {"0.500", "1.000"}  # (both 2025 seeds citing a tool: 1.000)
+    assert [r for r in got if r["tool"] == "PyTorch"] == [
+        {"tool": "PyTorch", "year": y, "citing_works": n, "works": n, "share": "1.000",
+         "tool_iri": "https://w3id.org/crossref-kg/tool/pytorch"} for y, n in (("2024", "1"), ("2025", "2"),
+                                                                               ("2026", "1"))]
+    per_tool = {iri: sum(int(r["citing_works"]) for r in got if r["tool_iri"] == iri) for iri in names}
+    assert per_tool == {r["tool_iri"]: int(r["citing_works"]) for r in golden_rows("tools")}
+
+
+def test_hand_tool_first_cited() -> None:
+    """tool-first-cited: each tool's earliest citing seed by issued year, the least DOI among that year's; earliest
+    first, then by name; every tool of 'tools' once, with its citing_works there."""
+    year_of = {doi: year for doi, (_title, year, _authors) in SEED_WORKS.items()}
+    tools = {r["tool_iri"]: r for r in golden_rows("tools")}
+    expected = []
+    for iri, dois in _citing_by_tool().items():
+        year, doi = min((year_of[d], d.lower(), d) for d in dois)[::2]
+        expected.append({"tool": tools[iri]["tool"], "year": year, "citing": doi,
+                         "citing_works": tools[iri]["citing_works"], "tool_iri": iri})
+    expected.sort(key=lambda r: (r["year"], r["tool"].lower(), r["tool_iri"]))
+    got = golden_rows("tool-first-cited")
+    assert got == expected and len(got) == len(tools)
+    assert got[0] == {"tool": "AMOS", "year": "2024", "citing": "10.1145/3620665.3640367", "citing_works": "2",
+                      "tool_iri": "https://w3id.org/crossref-kg/tool/amos-compiler"}
+    # the first citation falls in the year of the oldest seed for the tools the 2024 seed cites
+    assert sum(1 for r in got if r["year"] == "2024") == 18
+
+
+#: (citing_works, works) -> the share tools-by-year prints: three decimals, rounded half up
+SHARE_CASES = {(1, 3): "0.333", (2, 3): "0.667", (1, 7): "0.143", (1, 16): "0.063", (5, 8): "0.625",
+               (1, 2000): "0.001", (1, 2001): "0.000", (2, 2): "1.000", (7, 10): "0.700"}
+
+
+def share_query() -> str:
+    """The share's BINDs of queries/tools-by-year.rq over the counts of SHARE_CASES (the seeds give only 0.500 and
+    1.000)."""
+    text = (QUERIES / "tools-by-year.rq").read_text(encoding="utf-8")
+    binds = [line.strip() for line in text.splitlines()
+             if line.strip().startswith("BIND (") and ("?per_mille" in line or "?padded" in line)]
+    assert len(binds) == 3, binds
+    values = " ".join(f"({c} {w})" for c, w in SHARE_CASES)
+    return ("PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\nSELECT ?citing_works ?works ?share WHERE {\n"
+            f"  VALUES (?citing_works ?works) {{ {values} }}\n  " + "\n  ".join(binds) +
+            "\n}\nORDER BY ?works ?citing_works")
+
+
+def share_rows(csv_text: str) -> dict[tuple[int, int], str]:
+    return {(int(r["citing_works"]), int(r["works"])): r["share"] for r in rows(csv_text)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_share_prints_alike_on_every_backend(seed: Seed, backends: dict[str, list[str]], backend: str) -> None:
+    """tools-by-year's share, made from integers only, is the same text on every engine, rounded half up."""
+    assert share_rows(seed.ok("query", "-e", share_query(), "-f", "csv", *backends[backend])) == SHARE_CASES
+
+
+def test_tools_by_year_counts_works_without_a_year_as_unknown(tmp_path: Path) -> None:
+    """A seed without 'issued' (so no publication year): its tools under the year 'unknown', out of the one work of
+    that year, and its first citations there when no dated work cites the tool; the same on Oxigraph and rdflib."""
+    corpus = tmp_path / "in"
+    corpus.mkdir()
+    undated = "10.1145/3772052.3772233"
+    for src in sorted(SEEDS.glob("*.txt")):
+        record = json.loads(src.read_text(encoding="utf-8"))
+        if record["message"]["DOI"].lower() == undated:
+            del record["message"]["issued"]
+        (corpus / src.name).write_text(json.dumps(record), encoding="utf-8")
+    s = Seed(tmp_path / "ws", tmp_path / "ws" / "graph.nq", tmp_path / "store", CliRunner())
+    assert s.run("build", "-q", "--validate", "none", str(corpus)).exit_code == 0
+    by_year = {name: s.ok("query", name, "-f", "csv") for name in ("tools-by-year", "tool-first-cited")}
+    for name, text in by_year.items():
+        assert s.ok("query", name, "-f", "csv", "--engine", "rdflib") == text, name
+    cited = _citing_by_tool()
+    unknown = [r for r in rows(by_year["tools-by-year"]) if r["year"] == "unknown"]
+    assert {r["tool_iri"] for r in unknown} == {iri for iri, dois in cited.items() if undated in dois}
+    assert {(r["citing_works"], r["works"], r["share"]) for r in unknown} == {("1", "1", "1.000")}
+    first = {r["tool_iri"]: (r["year"], r["citing"]) for r in rows(by_year["tool-first-cited"])}
+    assert {iri for iri, (year, _doi) in first.items() if year == "unknown"} == {
+        iri for iri, dois in cited.items() if dois == {undated}}
+    assert all(doi == undated for year, doi in first.values() if year == "unknown")
+
+
 # ---------------------------------------------------------------- 2. backend equivalence
 
 

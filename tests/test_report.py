@@ -185,6 +185,28 @@ def test_numbers_are_the_queries(seed: Seed, report: tuple[Path, str, Result]) -
         assert f"<title>{y['year']}, {y['type']}: {y['works']}</title>" in text
 
 
+def test_the_most_cited_tools_over_the_years_are_tools_by_year(seed: Seed, report: tuple[Path, str, Result]) -> None:
+    """The adoption chart: the first TOP['tools_years'] tools of 'tools', a point for each year from the first to the
+    last, its tooltip the row of tools-by-year (0 where the tool has none that year); its command is shown."""
+    from kg.report.page import TOP
+    _, text, _ = report
+    chart = re.search(r'<h3>Most-cited tools over the years</h3>.*?<svg class="chart adoption"(.*?)</svg>', text, re.S)
+    assert chart
+    top = seed.csv("tools")[: TOP["tools_years"]]
+    rows = {(r["tool_iri"], r["year"]): r for r in seed.csv("tools-by-year")}
+    works = {r["year"]: r["works"] for r in seed.csv("tools-by-year")}
+    assert sorted(works) == ["2024", "2025", "2026"]
+    tips = re.findall(r"<circle [^>]*><title>([^<]+)</title></circle>", chart.group(1))
+    expected = []
+    for t in top:
+        for year in sorted(works):
+            r = rows.get((t["tool_iri"], year))
+            expected.append(f"{t['tool']}, {year}: {r['citing_works']} of {r['works']} works ({r['share']})" if r
+                            else f"{t['tool']}, {year}: 0 of {works[year]} works")
+    assert tips == expected
+    assert "kg query tools-by-year</code>" in text
+
+
 def test_top_n_says_how_many_more(seed: Seed, report: tuple[Path, str, Result]) -> None:
     from kg.report.page import TOP
     _, text, _ = report

@@ -54,6 +54,9 @@ def test_the_report_renders_without_errors(browser: Chromium, report: tuple) -> 
         box = _box(browser, net)
         assert box and box["w"] > 200 and box["h"] > 100, (net, box)
         assert browser.evaluate(f"document.querySelectorAll('{net} circle').length") > 1
+    adoption = _box(browser, "svg.adoption")  # the most-cited tools over the years
+    assert adoption and adoption["w"] > 300 and adoption["h"] > 100, adoption
+    assert browser.evaluate("document.querySelectorAll('svg.adoption polyline').length") > 1
     for sid in ("overview", "headline", "tools", "works", "topics", "curation"):
         assert _box(browser, f"#{sid}")["h"] > 50, sid
     ARTIFACTS.mkdir(exist_ok=True)

@@ -409,7 +409,7 @@ FIXTURE_RECORDS: dict[str, dict] = {
             {"key": "ref4", "author": "Knuth D. E.", "year": "1968", "article-title": "The Art of Computer Programming",
              "volume-title": "Fundamental Algorithms"},
             {"key": "ref5",
-             "unstructured": "J. Doe. 2021. Fastkern: Scheduling GPU kernels across streams. arXiv preprint."},
+             "unstructured": "J. Doe. 2021. Fastkern: a framework for fast decisions. arXiv preprint."},
             {"key": "ref6",
              "unstructured": "A. Dev. 2023. Quokka: A scalable profiler for serverless functions. In Proc. EuroSys."},
             {"key": "ref7",

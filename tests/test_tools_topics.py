@@ -161,11 +161,12 @@ def test_topics_carry_evidence_and_the_headline_query_answers(tmp_path: Path, mo
     ])
     # gem5 is cited by a profiling paper and by a paper on engines: not by a compiler paper, so absent
     both = list(csv.DictReader(io.StringIO(runner.invoke(main, ["query", "tools-cited-by-both", "-f", "csv"]).stdout)))
-    assert [(r["tool"], r["side_a_papers"], r["side_b_papers"], r["references"]) for r in both] == [
-        ("Nsight Compute", "Sampling-based profiling of performance bottlenecks in GPU kernels",
-         "Operator fusion in a tensor compiler for deep learning", "2"),
-        ("TVM", "Sampling-based profiling of performance bottlenecks in GPU kernels",
-         "Operator fusion in a tensor compiler for deep learning", "2")]
+    assert [(r["tool"], r["side_a_papers"], r["side_a_titles"], r["side_b_papers"], r["side_b_titles"],
+             r["references"]) for r in both] == [
+        ("Nsight Compute", "1", "Sampling-based profiling of performance bottlenecks in GPU kernels",
+         "1", "Operator fusion in a tensor compiler for deep learning", "2"),
+        ("TVM", "1", "Sampling-based profiling of performance bottlenecks in GPU kernels",
+         "1", "Operator fusion in a tensor compiler for deep learning", "2")]
 
 
 def test_topic_override_file_replaces_the_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

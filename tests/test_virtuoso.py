@@ -41,7 +41,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from conftest import ROOT
-from test_queries import _free_port
+from test_queries import SHARE_CASES, _free_port, share_query, share_rows
 
 from kg.cli import main
 from kg.query.stored import stored_queries
@@ -280,6 +280,14 @@ def test_every_listed_query_is_compared(seeds: Corpus) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_virtuoso_answers_like_the_store_on_the_seeds(seeds: Corpus, virtuoso: Virtuoso, name: str) -> None:
     assert_same_answer(seeds, virtuoso, name)
+
+
+def test_the_share_of_tools_by_year_prints_alike(seeds: Corpus, virtuoso: Virtuoso) -> None:
+    """tools-by-year's share (integers only; Virtuoso may divide integers as SQL does) is the same text as on the
+    store, rounded half up."""
+    out = seeds.kg("query", "-e", share_query(), "-f", "csv", "--endpoint", virtuoso.url,
+                   "--default-graph-uri", seeds.graph)
+    assert share_rows(out) == SHARE_CASES
 
 
 PAGED = sorted(name for name, q in stored_queries().items() if q.page)

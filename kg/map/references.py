@@ -91,7 +91,7 @@ def map_references(work: Work, ctx: Context, knowledge: Knowledge) -> list[Tripl
         p = res.parsed
         tools = knowledge.tools.get(ref.index, [])
         artifact = knowledge.artifacts.get(ref.index)
-        kind = "tool" if tools else artifact.artifact.kind if artifact else res.kind
+        kind = "tool" if tools else artifact.artifact.kind if artifact else knowledge.kinds.get(ref.index, res.kind)
         out += [(node, KG.resolutionMethod, lit(res.method)), (node, KG.referenceKind, lit(kind)),
                 (node, KG.referenceStyle, lit(p.style))]
         for match in tools:

@@ -96,7 +96,7 @@ def answer(name_or_file: str, params: dict[str, str], on: QuerySource, text: str
         if on_text is not None:
             on_text(sent)
         try:
-            res = _answer(sent, prepared.source, on)
+            res = _answer(sent, prepared.source, on, _trusted(prepared))
         except QueryError as e:
             if not prepared.shift:
                 raise
@@ -116,7 +116,7 @@ def _from_index(prepared: Prepared, on: QuerySource, limit: int | None, offset: 
     if stored is None or not stored.page or on.store is None or on.graphs or on.endpoint:
         return None
     if not on.allow_remote:
-        check_local(prepared.text, prepared.source)
+        check_local(prepared.text, prepared.source, trusted=_trusted(prepared))
     found = index.page(open_disk_store(on.store), prepared.text, stored.name, limit, offset)
     if found is None:
         return None
@@ -133,8 +133,14 @@ def query(name_or_file: str, params: dict[str, str], on: QuerySource, text: str 
     return answer(name_or_file, params, on, text, limit, offset, on_text).results()
 
 
-def _answer(text: str, source: str, on: QuerySource) -> Answer:
-    """``text`` (ready to send) answered on one source."""
+def _trusted(prepared: Prepared) -> bool:
+    """Whether ``prepared`` is a stored query of the project (its parameters bound as data): the local-only check
+    reads its text, not its parse."""
+    return prepared.stored is not None and not prepared.source.startswith("query file ")
+
+
+def _answer(text: str, source: str, on: QuerySource, trusted: bool = False) -> Answer:
+    """``text`` (ready to send) answered on one source; ``trusted``: a stored query of the project."""
     if sum(x is not None and x != [] for x in (on.graphs, on.store, on.endpoint)) > 1:
         raise UsageError("give one source: --graph, --store or --endpoint")
     if on.graph_format is not None and not on.graphs:
@@ -143,7 +149,7 @@ def _answer(text: str, source: str, on: QuerySource) -> Answer:
         return Answer.of(query_endpoint(on.endpoint, text, on.timeout, on.max_bytes, on.default_graphs,
                                         on.named_graphs))
     if not on.allow_remote:
-        check_local(text, source)
+        check_local(text, source, on.engine if not on.store else "oxigraph", trusted)
     if on.store:
         return answer_oxigraph(open_disk_store(on.store), text)
     sources = list(on.graphs or ([on.workspace] if on.workspace is not None else []))

@@ -1,12 +1,14 @@
 """The text of SPARQL queries: the standard prefixes, a page's LIMIT and OFFSET, the query's form, and the
 local-only check (``remote_clauses`` finds what would make an engine fetch data from elsewhere: SERVICE, FROM,
 FROM NAMED, which local queries refuse). Comments, strings and IRIs are masked first (``mask``), so that only
-query syntax is read.
+query syntax is read. ``check_local`` reads the query's parse too (``parsed_remote_clauses``): the text pattern is a
+fast first filter, the parse the guard.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..errors import QueryError
 from ..rdf.ids import DEFAULT_BASE
@@ -108,8 +110,11 @@ def shift_error_lines(message: str, lines: int) -> str:
 
 
 # The tokens whose text is not query syntax, as the SPARQL grammar reads them left to right: comments (to the
-# end of the line: \n or \r), long and short strings with their escapes, and IRIs (IRIREF's characters).
+# end of the line: \n or \r), long and short strings with their escapes, and IRIs (IRIREF's characters); and the
+# escapes of a prefixed name's local part (PN_LOCAL_ESC: ``schema:a\#b``, ``schema:it\'s``), which open no comment or
+# string.
 _OPAQUE = re.compile("|".join((
+    r"\\[_~.!$&'()*+,;=/?#@%-]",
     r"#[^\r\n]*",
     r'"""(?:(?:"|"")?(?:[^"\\]|\\.))*"""',
     r"'''(?:(?:'|'')?(?:[^'\\]|\\.))*'''",
@@ -156,11 +161,70 @@ def remote_clauses(text: str) -> list[str]:
     return list(found)
 
 
-def check_local(text: str, source: str) -> None:
+def check_local(text: str, source: str, engine: str = "oxigraph", trusted: bool = False) -> None:
     """QueryError naming the first clause of ``text`` that would fetch data from elsewhere, if any; ``source``
-    names the query ("the -e query", "query 'works'", "query file q.rq")."""
+    names the query ("the -e query", "query 'works'", "query file q.rq"). Read from the text (``remote_clauses``),
+    then from the query's parse (``parsed_remote_clauses``), unless ``trusted`` (a stored query of the project).
+    A query the parser cannot read is refused on ``engine`` "oxigraph" (a QueryError: Oxigraph's syntax error when
+    Oxigraph finds one, else one line saying the query cannot be checked); rdflib refuses it by itself."""
     clauses = remote_clauses(text)
+    if not clauses and not trusted:
+        parsed = parsed_remote_clauses(text)
+        if isinstance(parsed, str):
+            if engine == "rdflib":
+                return  # rdflib's own parser fails the same way: nothing runs
+            raise QueryError(_unparsed(text, source, parsed))
+        clauses = list(parsed)
     if clauses:
         clause = clauses[0]
         raise QueryError(f"{source} uses {clause} ({REMOTE_WHY[clause]}); a local query reads only the local "
                          "graph: remove it, or pass --allow-remote to allow it")
+
+
+@lru_cache(maxsize=256)
+def parsed_remote_clauses(text: str) -> tuple[str, ...] | str:
+    """The clauses of ``text`` that fetch data from elsewhere, read from its parse by rdflib's SPARQL parser (the
+    grammar's own reading: \\u escapes, prefixed-name escapes, comments, strings, any case), in order of first
+    use; rdflib's message (first line) when it is no query it can read (an update: LOAD, INSERT ...; bad syntax).
+
+    >>> parsed_remote_clauses("SELECT * { BIND(<a> AS ?q) sErViCe <http://x> { ?s ?p ?o } }")
+    ('SERVICE',)
+    >>> parsed_remote_clauses("LOAD <http://x>")[:9]
+    'Expected '
+    """
+    from rdflib.plugins.sparql.parser import parseQuery  # (slow to import; only local queries need it)
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    try:
+        tree = parseQuery(text)
+    except Exception as e:  # noqa: BLE001 - pyparsing's, and whatever a hostile text makes the parser raise
+        return (str(e).splitlines() or [type(e).__name__])[0]
+    found: dict[str, None] = {}
+    todo: list[object] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, CompValue):
+            if node.name == "ServiceGraphPattern":
+                found.setdefault("SERVICE")
+            elif node.name == "DatasetClause":
+                found.setdefault("FROM NAMED" if "named" in node else "FROM")
+            todo.extend(reversed(list(node.values())))
+        elif isinstance(node, (list, tuple)) or hasattr(node, "as_list"):
+            todo.extend(reversed(list(node)))  # type: ignore[call-overload]
+    return tuple(found)
+
+
+def _unparsed(text: str, source: str, why: str) -> str:
+    """The refusal of a query rdflib's parser cannot read: Oxigraph's syntax error when Oxigraph's parser finds one,
+    else that the query cannot be checked. Oxigraph is asked with two arguments it refuses together, a check it makes
+    after parsing and before evaluating: the query is parsed, never run."""
+    import pyoxigraph
+
+    try:
+        pyoxigraph.Store().query(text, use_default_graph_as_union=True, default_graph=pyoxigraph.DefaultGraph())
+    except SyntaxError as e:
+        return f"the query is not valid SPARQL ({str(e).splitlines()[0]}); fix the query text"
+    except Exception:  # noqa: BLE001 - the refusal of the two arguments: Oxigraph reads the query; refused below
+        pass
+    return (f"{source} cannot be checked for SERVICE, FROM and FROM NAMED (the SPARQL parser does not read it: "
+            f"{why}); a local query reads only the local graph: rewrite it, or pass --allow-remote to allow it")

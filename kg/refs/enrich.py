@@ -6,13 +6,52 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+
+import orjson
 
 from ..model import Work
 from ..rdf.ids import Minter
-from .named import Named, mention_of, reference_text
+from ..resources import data_file
+from .named import Named, mention_of, reference_kind, reference_text
+from .parse import fold
 from .resolve import Resolution
 from .tools import ArtifactMatch, Candidate, Catalogue, Tool, ToolMatch
 from .topics import Assignment, classify, override
+
+CALIBRATE = True  # bench/eval_refs.py --fit turns it off to read the recognisers' raw evidence scores
+
+
+@cache
+def calibration() -> tuple[dict[str, tuple[tuple[float, float], ...]], tuple[tuple[float, float], ...], float]:
+    """kg/data/calibration.json: per recognition method the (raw score from, probability) steps, the steps of
+    methods the table does not name, and the probability from which a recognition is a tool."""
+    d = orjson.loads(data_file("calibration.json").read_bytes())
+    steps = {m: tuple((float(a), float(b)) for a, b in v) for m, v in d["methods"].items()}
+    return steps, tuple((float(a), float(b)) for a, b in d["default"]), float(d["threshold"])
+
+
+def probability(method: str, raw: float) -> float:
+    """The probability that a recognition by ``method`` with the evidence score ``raw`` is right (the fitted
+    step function of kg/data/calibration.json; ``raw`` itself before the first step).
+
+    >>> 0.0 <= probability("doi", 1.0) <= 1.0
+    True
+    """
+    if not CALIBRATE:
+        return raw
+    table, default, _threshold = calibration()
+    p = raw
+    for start, q in table.get(method, default):
+        if raw + 1e-9 >= start:
+            p = q
+    return p
+
+
+def tool_threshold() -> float:
+    """The probability from which a recognised piece of software is a tool (below: a tool candidate)."""
+    return calibration()[2] if CALIBRATE else 0.7
+
 
 Shared = dict[tuple[str, str], "Tool | Named"]  # (kind, key) -> what a work cites in the shared tools graph
 
@@ -27,6 +66,7 @@ class Knowledge:
     candidates: dict[int, Candidate] = field(default_factory=dict)
     topics: list[Assignment] = field(default_factory=list)
     artifacts: dict[int, ArtifactMatch] = field(default_factory=dict)
+    kinds: dict[int, str] = field(default_factory=dict)  # what a reference without a tool or artifact cites
 
 
 @dataclass(frozen=True)
@@ -54,6 +94,7 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
     candidates: dict[int, Candidate] = {}
     artifacts: dict[int, ArtifactMatch] = {}
     categories: Counter[str] = Counter()
+    kinds: dict[int, str] = {}
     used: Shared = {}
     for ref in work.references:
         res = resolutions.get(ref.index)
@@ -64,12 +105,17 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
         matches = catalogue.recognise(res.parsed, cited_doi, text)
         if not matches and cited_doi and (rec := cited_record(cited_doi)) is not None and rec[0]:
             matches = catalogue.recognise_record(rec[0], rec[1])
+        matches = [x for x in (ToolMatch(x.tool, x.method, probability(x.method, x.score), x.matched)
+                                for x in matches) if x.score >= tool_threshold() or x.tool.kind != "tool"]
         if not matches and (m := mention_of(res.parsed, text, catalogue)) is not None \
                 and (n := named_of(m.key)) is not None:
-            if n.status == "tool":
-                matches = [ToolMatch(named_tool(n), m.method, n.score, m.matched)]
-            elif n.status == "candidate":
-                candidates[ref.index] = Candidate(n.key, n.name, n.score, m.matched, m.method)
+            p = probability(m.method, n.score)
+            known = catalogue.by_alias.get(fold(n.name), [])
+            if n.status in ("tool", "candidate") and p >= tool_threshold():
+                tool = known[0] if len(known) == 1 and known[0].kind == "tool" else named_tool(n)
+                matches = [ToolMatch(tool, m.method, p, m.matched)]
+            elif n.status in ("tool", "candidate"):
+                candidates[ref.index] = Candidate(n.key, n.name, p, m.matched, m.method)
                 used[("candidate", n.key)] = n
             else:
                 artifacts[ref.index] = ArtifactMatch(n, m.method, n.score, m.matched)
@@ -84,8 +130,10 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
             elif ref.index not in artifacts:  # a catalogue benchmark suite or performance model
                 first = matches[0]
                 artifacts[ref.index] = ArtifactMatch(first.tool, first.method, first.score, first.matched)
+        if ref.index not in tools and ref.index not in artifacts:
+            kinds[ref.index] = reference_kind(res.parsed, text, res.kind)
     if work.doi in overrides:
         topics = override(overrides[work.doi], topic_source)
     else:
         topics = classify(work, categories)
-    return Enriched(Knowledge(resolutions, tools, candidates, topics, artifacts), used)
+    return Enriched(Knowledge(resolutions, tools, candidates, topics, artifacts, kinds), used)

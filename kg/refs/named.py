@@ -115,6 +115,16 @@ class Cues:
     package_indexes: tuple[tuple[str, str], ...]
     not_names: frozenset[str]
     categories: tuple[tuple[str, _Words], ...]
+    ambiguous: _Words  # head nouns that name software only in a software context ("a framework for ...")
+    software_words: _Words  # words anywhere in a title or venue that describe software
+    languages: _Words  # "in Python", "for R": a description that names its implementation language
+    package_venues: _Words  # a venue that is a package index, a code host or a software archive
+    model_venues: _Words  # venues of model-description papers: a "model" there is a code
+    archive_dois: tuple[str, ...]  # DOI prefixes of software archives and software journals
+    package_dois: tuple[tuple[str, str], ...]  # DOI prefixes that end with a package's name
+    version: re.Pattern[str]
+    kind_cues: dict[str, _Words]
+    kind_blockers: dict[str, _Words]
 
 
 @cache
@@ -134,6 +144,13 @@ def cues() -> Cues:
         package_indexes=tuple((p["host"], p["path"]) for p in d["package_indexes"]),
         not_names=frozenset(fold(w) for w in d["not_names"]),
         categories=tuple((c["category"], _Words(c["words"])) for c in d["category_cues"]),
+        ambiguous=_Words(d["ambiguous_software_nouns"]), software_words=_Words(d["software_words"]),
+        languages=_Words(d["implementation_languages"]), package_venues=_Words(d["package_venues"]),
+        model_venues=_Words(d["model_software_venues"]), archive_dois=tuple(d["software_archive_dois"]),
+        package_dois=tuple((x["prefix"], x["index"]) for x in d["package_dois"]),
+        version=re.compile(d["version_pattern"], re.I),
+        kind_cues={k: _Words(v) for k, v in d["kind_cues"].items()},
+        kind_blockers={k: _Words(v) for k, v in d["kind_cue_blockers"].items()},
     )
 
 
@@ -206,45 +223,169 @@ def category_of(text: str, c: Cues | None = None) -> str:
     return "other"
 
 
-def _named(parsed: ParsedRef, c: Cues, software_venue: bool, strong_venue: bool) -> Mention | None:
-    """The "Name: description" cue."""
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    """What a reference says of software apart from its title's structure."""
+
+    software_venue: bool  # a software journal or an application note of a domain journal
+    strong_venue: bool  # a venue that publishes nothing but software
+    package: bool  # a package index, a code host or a software archive in the venue, text or DOI
+    language: bool  # the title names an implementation language ("... in Python")
+    words: bool  # the title has words that describe software ("open-source", "toolbox", ...)
+    model_venue: bool  # a venue of model-description papers, where a model is a code
+    version: bool  # a version string in the text
+    systems_venue: bool
+
+    @property
+    def context(self) -> bool:
+        """Any software context at all."""
+        return self.software_venue or self.package or self.language or self.words or self.systems_venue
+
+
+def _evidence(parsed: ParsedRef, folded_text: str, c: Cues) -> _Evidence:
+    venue = fold(parsed.venue or "")
+    title = fold(parsed.title or "")
+    strong = c.software_venue_strong.search(folded_text) is not None
+    doi = parsed.doi or ""
+    return _Evidence(
+        software_venue=strong or (bool(venue) and c.software_venues.search(venue) is not None), strong_venue=strong,
+        package=c.package_venues.search(venue or folded_text) is not None or doi.startswith(c.archive_dois),
+        language=c.languages.search(title) is not None, words=c.software_words.search(title) is not None,
+        model_venue=bool(venue) and c.model_venues.search(venue) is not None,
+        version=c.version.search(folded_text.replace(" ", "  ")) is not None or bool(
+            re.search(r"\bv(?:ersion)?\s?\d+\.\d", parsed.title or "", re.I)),
+        systems_venue=bool(venue) and c.systems_venues.search(venue) is not None)
+
+
+def _clean_name(name: str) -> str:
+    """The name without a leading "The" before an identifier ("The Exo-Striker" -> "Exo-Striker")."""
+    words = name.split()
+    return " ".join(words[1:]) if len(words) == 2 and words[0].lower() == "the" and _identifier_like(words[1]) \
+        else name
+
+
+def _strict_identifier(name: str) -> bool:
+    """CamelCase, letters with digits, or three capitals or more: a name no dictionary has."""
+    return bool(re.search(r"[a-z][A-Z]|[A-Za-z]\d|^[A-Z][A-Z0-9]{2,}$", name))
+
+
+def _not_a_person_or_venue(name: str, parsed: ParsedRef, c: Cues) -> bool:
+    """The name is none of the reference's authors (a name before a colon in author-colon styles), its venue
+    or a URL word."""
+    f = fold(name)
+    if not f or f in c.not_names:
+        return False
+    people = {w for a in parsed.authors for w in fold(a).split() if len(w) > 2}
+    return not (f in people or (parsed.venue and f == fold(parsed.venue)))
+
+
+def _named(parsed: ParsedRef, c: Cues, ev: _Evidence) -> Mention | None:  # noqa: C901 - one cue's cases
+    """The "Name: description" cue (and "Name, a ... library")."""
     title = parsed.title or ""
-    m = _SEP.match(title)
+    m = _SEP.match(title) or _APPOS.match(title)
     if not m:
-        return None
-    name, desc = m.group("name").strip(), fold(m.group("desc"))
-    if not desc:
+        return _the_name(parsed, c, ev)
+    name, desc = _clean_name(m.group("name").strip()), fold(m.group("desc"))
+    if not desc or not _not_a_person_or_venue(name, parsed, c):
         return None
     head = _head(m.group("desc"))
     kind = _kind_of_head(head, c)
+    appositive = m.re is _APPOS
+    if appositive and (kind != "tool" or len(name.split()) > 1):
+        return None
     name_has_noun = len(name.split()) == 2 and fold(name.split()[-1]) in c.software
     if kind == "book" or not _plausible_name(name, c, multiword=kind is not None or name_has_noun):
         return None
     if kind is None and name_has_noun:
         kind = "tool"
     idlike = _identifier_like(name)
-    venue = fold(parsed.venue or "")
+    if kind == "model" and (ev.software_venue or ev.package or ev.language or ev.model_venue):
+        kind = "tool"  # "ggeffects: ... of regression models" in a software journal; a model code in GMD
     if kind is not None:
         score = STRONG if kind == "tool" else 0.8
-        if software_venue and kind == "tool":
-            score += 0.05
+        after = desc[len(fold(head)):] if desc.startswith(fold(head)) else desc
+        if kind == "tool" and c.ambiguous.ends(head) and not (ev.context or idlike or c.systems.search(after)):
+            score = WEAK  # "Name: a framework for ... knowledge": a conceptual framework as often as software
+        if kind == "tool":
+            score += 0.05 * ev.software_venue + 0.05 * (ev.package or ev.language)
     else:
-        # "Name: <what it does>": software only in a computing context, and only a one-word name
-        systems_venue = bool(venue) and c.systems_venues.search(venue) is not None
+        # "Name: <what it does>": software in a computing context or where the reference says software
         systems_words = c.systems.search(desc) is not None
-        if not (systems_words or systems_venue or software_venue) or (len(name.split()) > 1 and
-                                                                       fold(name.split()[0]) != "the"):
+        software = ev.software_venue or ev.package or ev.language or ev.words
+        if not (systems_words or ev.systems_venue or software) or (len(name.split()) > 1 and
+                                                                  fold(name.split()[0]) != "the"):
             return None
         model_words = c.model_objects.search(desc) is not None and c.model_exempt.search(desc) is None
-        if model_words:  # "BERT: Pre-training of deep bidirectional transformers ...": what is trained is a model
+        if model_words and not software:  # "BERT: Pre-training of deep bidirectional transformers ...": a model
             kind, score = "model", WEAK + 0.1
         else:
             kind = "tool"
-            score = WEAK + 0.15 * systems_words + 0.1 * idlike + 0.1 * systems_venue + 0.15 * strong_venue \
-                + 0.05 * (software_venue and not strong_venue) - 0.3 * model_words \
-                - 0.3 * (c.hardware.search(desc) is not None)
+            score = WEAK + 0.15 * systems_words + 0.1 * idlike + 0.1 * ev.systems_venue + 0.15 * ev.strong_venue \
+                + 0.05 * (ev.software_venue and not ev.strong_venue) + 0.2 * ev.language + 0.2 * ev.package \
+                + 0.1 * ev.words - 0.3 * (c.hardware.search(desc) is not None)
     category = category_of(f"{fold(name)} {desc}", c) if kind == "tool" else "other"
-    return Mention(name_key(name), name, kind, category, "named-system", round(min(score, 0.95), 2), title)
+    method = "package-index" if kind == "tool" and ev.package and not ev.software_venue else "named-system"
+    return Mention(name_key(name), name, kind, category, method, round(min(score, 0.95), 2), title)
+
+
+_APPOS = re.compile(r"^(?P<name>[^\s,:;]{2,40}),?\s+(?P<desc>(?:an?)\s+\S.*)$")
+_THE_NAME = re.compile(r"\bthe\s+(?P<name>[A-Za-z][\w.+\-]*[A-Za-z0-9+])\s+")
+_TAIL_NAME = re.compile(r"\b(?:using|with|via|in)\s+(?P<name>[A-Za-z][\w.+\-]*[A-Za-z0-9])\W*$")
+
+
+def _the_name(parsed: ParsedRef, c: Cues, ev: _Evidence) -> Mention | None:
+    """"Recent developments in the MAFFT multiple sequence alignment program", "Overview of the PALM model system
+    6.0": an identifier-like name after "the", then a few words that end with a software noun; or, in a package's
+    or archive's reference, "... using bayestestR" (the name that ends the title)."""
+    title = parsed.title or ""
+    for m in _THE_NAME.finditer(title):
+        name = m.group("name")
+        if not _strict_identifier(name) or not _not_a_person_or_venue(name, parsed, c):
+            continue
+        rest = title[m.end():].split()[:5]
+        for j in range(1, len(rest) + 1):
+            phrase = fold(" ".join(rest[:j]))
+            if fold(rest[j - 1]) in _FUNCTION_WORDS:
+                break
+            context = ev.context or ev.model_venue
+            if (c.software.ends(phrase) and (context or not c.ambiguous.ends(phrase))) or \
+                    (ev.model_venue and c.model.ends(phrase)):
+                score = 0.7 + 0.1 * (ev.package or ev.language or ev.words or ev.software_venue)
+                return Mention(name_key(name), name, "tool", category_of(fold(title), c), "named-system",
+                               round(score, 2), title)
+            if re.search(r"[.:;,]$", rest[j - 1]):
+                break
+    tail = _TAIL_NAME.search(title)
+    if tail and (ev.package or ev.software_venue) and _strict_identifier(tail.group("name")) and \
+            _not_a_person_or_venue(tail.group("name"), parsed, c):
+        name = tail.group("name")
+        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "package-index", 0.75, title)
+    return None
+
+
+def _archive(parsed: ParsedRef, c: Cues, ev: _Evidence) -> Mention | None:
+    """A package DOI that ends with the package's name (CRAN's 10.32614/CRAN.package.X), or a software
+    archive's record (Zenodo, figshare) whose title is a repository ("owner/repo") or a name and a version."""
+    doi = parsed.doi or ""
+    for prefix, _index in c.package_dois:
+        if doi.startswith(prefix) and re.fullmatch(r"[\w.\-]{2,60}", doi[len(prefix):]):
+            name = doi[len(prefix):]
+            title = parsed.title or ""
+            spelled = next((w for w in re.findall(r"[\w.\-]+", title) if w.lower() == name), name)
+            return Mention(name_key(spelled), spelled, "tool", category_of(fold(title), c), "package-index", 0.9, doi)
+    if not doi.startswith(c.archive_dois) or not parsed.title:
+        return None
+    title = parsed.title.strip()
+    m = re.match(r"^(?:[\w.\-]+)/(?P<name>[\w.\-]{2,60})(?::|\s|$)", title)
+    if m:
+        name = m.group("name")
+        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "software-archive", 0.85, title)
+    m = re.match(r"^(?P<name>[A-Za-z][\w.+\-]*(?:\s[A-Z][\w.+\-]*)?)\s*(?:[:,]\s*)?v?(?:ersion\s)?\d+(?:\.\d+)+\S*$",
+                 title)
+    if m and _plausible_name(m.group("name"), c, multiword=True):
+        name = m.group("name")
+        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "software-archive", 0.8, title)
+    return None
 
 
 def repository_of(url: str, c: Cues | None = None) -> tuple[str, str, str] | None:
@@ -277,11 +418,9 @@ def repository_of(url: str, c: Cues | None = None) -> tuple[str, str, str] | Non
 def recognise(parsed: ParsedRef, text: str) -> Mention | None:
     """The named artifact one reference cites, with the evidence of this reference alone, or None."""
     c = cues()
-    venue = fold(parsed.venue or "")
     folded_text = fold(text)
-    strong_venue = c.software_venue_strong.search(folded_text) is not None
-    software_venue = strong_venue or (bool(venue) and c.software_venues.search(venue) is not None)
-    found = _named(parsed, c, software_venue, strong_venue)
+    ev = _evidence(parsed, folded_text, c)
+    found = _named(parsed, c, ev)
     if found is not None and found.kind != "tool":
         return found
     for url in parsed.urls:
@@ -292,13 +431,13 @@ def recognise(parsed: ParsedRef, text: str) -> Mention | None:
         if found is not None and name_key(found.name) == name_key(name):
             return Mention(found.key, found.name, "tool", found.category, found.method,
                            round(min(found.score + 0.1, 0.95), 2), found.matched)
-        if found is None:
+        if found is None and fold(name) not in c.not_names:
             desc = fold(parsed.title or "")
             return Mention(name_key(name), name, "tool", category_of(desc, c), method,
                            0.8 if method == "package-index" else 0.75, matched)
     if found is not None:
         return found
-    return _documentation(parsed, c, strong_venue)
+    return _archive(parsed, c, ev) or _documentation(parsed, c, ev.strong_venue)
 
 
 def _documentation(parsed: ParsedRef, c: Cues, strong_venue: bool) -> Mention | None:
@@ -331,6 +470,37 @@ def _doc_name(folded: str, doc_words: frozenset[str]) -> str | None:
                       for k in range(1, min(longest, len(words) - i) + 1))
     first = next((i for i in range(1, len(words)) if ends[i]), None)
     return None if first is None else " ".join(words[:first])
+
+
+def reference_kind(parsed: ParsedRef, text: str, base: str) -> str:
+    """What a reference cites when no tool or named artifact was recognised: ``base`` (paper, web, dataset or
+    other, from its identifiers and shape) corrected by general cues kept as data: a standard, regulation or
+    handbook is other; a newspaper or blog web; a title whose subject is a database, atlas or data resource a
+    dataset; an evaluation challenge a benchmark; a reference with a venue or a year but no title (a journal
+    reference given by its fields) a paper; a web page about hardware other."""
+    c = cues()
+    title = fold(parsed.title or "")
+    venue = fold(parsed.venue or "")
+    folded = fold(text)
+    subject = fold((parsed.title or "").split(":")[0])
+    head = " ".join(subject.split()[:6])
+    if base == "web" and c.kind_cues["hardware"].search(title):
+        return "other"  # a product page or whitepaper of a piece of hardware
+    if base in ("paper", "other", "web"):
+        if c.kind_cues["web"].search(venue or folded) and not parsed.doi:
+            return "web"
+        if (c.kind_cues["other"].search(head) or c.kind_cues["other"].search(venue)) and not parsed.doi:
+            return "other"
+        hit = c.kind_cues["dataset"].search(head)
+        if hit and not c.kind_blockers["dataset"].search(head[: hit.start()]) and \
+                not c.kind_blockers["dataset"].search(head[hit.end():hit.end() + 12]):
+            return "dataset"
+        hit = c.kind_cues["benchmark"].search(head)
+        if hit and not c.kind_blockers["benchmark"].search(title) and not parsed.doi:
+            return "benchmark"
+    if base == "other" and (venue or title or parsed.authors):
+        return "paper"  # a journal reference given by its fields, or a truncated one: papers unless said otherwise
+    return base
 
 
 def decide_one(mentions: list[tuple[str, Mention]]) -> Named | None:

@@ -11,6 +11,7 @@ software cues but no catalogue match become tool candidates (lower score) for a 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +37,7 @@ MAIN_PAGE_WORDS = frozenset("documentation docs doc homepage home page website w
 # trailing path segments that only pick a language or a version of a tool's documentation ("en/docs-5.0.2")
 _VERSION_SEGMENT = re.compile(r"(?:[a-z]{2}(?:-[a-z]{2})?|latest|stable|current|master|main|dev|docs?|index|"
                               r"(?:docs?|r|v|version|release)?[-_]?\d+(?:\.\d+)*(?:[-_.][\w]+)?)", re.I)
+_IN_TITLE = re.compile(r"\b(?P<lead>the|using|with|via|by)\s+(?P<alias>[A-Za-z][\w.+\-]*[A-Za-z0-9+])", re.I)
 # "NGC | PyTorch", "CUDA Toolkit – cuBLAS" ((?<!\s): a run of white space is tried once, from its start)
 SEGMENTS = re.compile(r"(?<!\s)\s+[|·•]\s+|(?<!\s)\s+[–—]\s+")
 MEMO_SIZE = 1 << 16  # remembered recognitions (cleared when full)
@@ -242,6 +244,8 @@ class Catalogue:
                 if any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2, t2, _ in spans if t2.id != t.id):
                     continue  # a longer alias of another tool covers this one ("PyTorch Profiler" vs "PyTorch")
                 keep(ToolMatch(t, "alias", 0.85, alias))
+        if not found and title:
+            self._alias_in_title(title, folded_text, keep)
         if not found and parsed.authors and not parsed.venue:
             # "PyTorch. Performance Tuning Guide. ..." - a web page whose author is the tool's project
             author = fold(parsed.authors[0])
@@ -250,6 +254,28 @@ class Catalogue:
                 if any(fold(a) == author for a in t.aliases) and self._context_ok(t, folded_text):
                     keep(ToolMatch(t, "alias-author", 0.75, parsed.authors[0]))
         return tuple(found[k] for k in sorted(found))
+
+    def _alias_in_title(self, title: str, folded_text: str, keep: Callable[[ToolMatch], None]) -> None:
+        """A known alias the title is about though it does not open it: "... using Cytoscape" (the alias ends
+        the title or its first sentence) and "the MAFFT multiple sequence alignment program" (a software noun
+        follows within five words)."""
+        from .named import cues
+        c = cues()
+        for m in _IN_TITLE.finditer(title):
+            alias = m.group("alias")
+            tools = [t for t in self.by_alias.get(fold(alias), ()) if t.kind == "tool" and len(alias) >= 3
+                     and (not t.case_sensitive or alias in t.aliases) and self._context_ok(t, folded_text)]
+            if len(tools) != 1:
+                continue
+            rest = title[m.end():]
+            if m.group("lead").lower() == "the":
+                words = rest.split()[:5]
+                if not any(c.software.ends(fold(" ".join(words[:j]))) for j in range(1, len(words) + 1)):
+                    continue
+            elif not re.match(r"^\s*(?:$|[.:;(])", rest):
+                continue
+            keep(ToolMatch(tools[0], "alias-in-title", 0.8, alias))
+            return
 
     def vetoes(self, name: str, text: str) -> bool:
         """A catalogue tool named ``name`` has an exclusion phrase in ``text``: the catalogue says the text is

@@ -29,7 +29,8 @@ from ..rdf.vocab import KG, TOPIC
 from ..resources import data_file
 from .parse import fold
 
-FIELD_WEIGHTS = {"title": 3.0, "title-target": 1.5, "subtitle": 2.0, "venue": 1.5, "subject": 1.5, "abstract": 1.0}
+FIELD_WEIGHTS = {"title": 3.0, "title-target": 1.5, "subtitle": 2.0, "venue": 1.5, "subject": 1.5, "abstract": 1.0,
+                 "cited works": 0.25}
 STRONG = 3.0
 TOOL_WEIGHT = 8.0  # the tool evidence of a work whose recognised tool citations are all of one concept's categories
 TOOL_FULL = 6  # recognised tool citations from which that evidence counts fully (fewer: in proportion)
@@ -145,12 +146,22 @@ def _fields(work: Work) -> dict[str, str]:
     }
 
 
-def _direct(work: Work, tool_categories: Counter[str] | None) -> tuple[dict[str, float], dict[str, list[str]]]:
+def _cited_text(work: Work) -> str:
+    """The titles and venues of the works a work cites (their text where the reference gives no fields)."""
+    parts = []
+    for ref in work.references:
+        fields = [v for k, v in ref.fields if k in ("article-title", "journal-title", "volume-title", "series-title")]
+        parts.extend(fields or ([ref.unstructured] if ref.unstructured else []))
+    return fold(" ".join(parts))
+
+
+def _direct(work: Work, tool_categories: Counter[str] | None,
+            fields: dict[str, str] | None = None) -> tuple[dict[str, float], dict[str, list[str]]]:
     """Each concept's own evidence: its cues in the work's fields, and the share of the work's recognised
     tool citations whose category the concept is the home of."""
     scores: dict[str, float] = defaultdict(float)
     evidence: dict[str, list[str]] = defaultdict(list)
-    for name, text in _fields(work).items():
+    for name, text in (fields if fields is not None else _fields(work)).items():
         if not text:
             continue
         # every cue occurrence with its span; a cue inside a longer matching cue (of any concept) does not
@@ -164,7 +175,7 @@ def _direct(work: Work, tool_categories: Counter[str] | None) -> tuple[dict[str,
             per_concept[cid].append((cue, w))
         for cid, hits in per_concept.items():
             # a venue or subject heading says less than the work's own words: strong cues count as weak there
-            strength = (lambda w: 1.0) if name in ("venue", "subject") else (lambda w: w)
+            strength = (lambda w: 1.0) if name in ("venue", "subject", "cited works") else (lambda w: w)
             scores[cid] += FIELD_WEIGHTS[name] * sum(strength(w) for _cue, w in hits)
             evidence[cid].append(f"{name}: {', '.join(sorted(cue for cue, _w in hits))}")
     cited = sum(tool_categories.values()) if tool_categories else 0
@@ -206,6 +217,10 @@ def classify(work: Work, tool_categories: Counter[str] | None = None) -> list[As
     the tied concepts get assignments marked tied, and the primary's evidence says so.
     """
     direct, evidence = _direct(work, tool_categories)
+    if not direct:
+        # nothing in the work's own text: its discipline from what it cites (the titles and venues of its
+        # references), at a low weight; no topic only when the work has no text and cites nothing with any
+        direct, evidence = _direct(work, None, {"cited works": _cited_text(work)})
     if not direct:
         return []
     total = _totals(direct)

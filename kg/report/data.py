@@ -115,6 +115,7 @@ class Corpus:
     unresolved: list[dict[str, str]]
     candidates: list[dict[str, str]]
     untitled: list[dict[str, str]]  # the rows of untitled-cited
+    tool_years: list[dict[str, str]]  # the rows of tools-by-year
     unresolved_total: int  # references left unresolved (the rows of unresolved whose method says so)
 
 
@@ -140,7 +141,7 @@ def gather(src: ReportSource, pairs: int = MOST_PAIRS) -> Corpus:
                   ("works-by-topic", None, None), ("topics", None, None), ("tool-candidates", None, None),
                   ("tools", None, None), ("internal-citations", None, None), ("unresolved", None, None),
                   ("weakly-resolved", {"threshold": WEAK}, None),
-                  ("years", None, None)])
+                  ("years", None, None), ("tools-by-year", None, None)])
     stats = src.stats()
     years = src.rows("years")
 
@@ -205,7 +206,7 @@ def gather(src: ReportSource, pairs: int = MOST_PAIRS) -> Corpus:
     return Corpus(stats, years, works, tools, categories, pair_list, topics, topic_counts, direct_counts, most_cited,
                   cited_title, cited_by, src.rows("internal-citations"),
                   src.rows("bibliographic-coupling"), unresolved, src.rows("tool-candidates"),
-                  src.rows("untitled-cited"), len(left))
+                  src.rows("untitled-cited"), src.rows("tools-by-year"), len(left))
 
 
 def _pairs(src: ReportSource, works: dict[str, WorkRow], citations: list[dict[str, str]], by_concept: dict,

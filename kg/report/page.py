@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from ..validate import ValidationReport
 
 # how much of each list the page shows (the rest is counted: "and N more"); the file stays a few MB at scale
-TOP = {"tools_chart": 30, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40, "matrix_papers": 30,
-       "works": 500, "net_tools": 60, "net_citation": 45, "net_coupling": 70, "topic_evidence": 300,
-       "unresolved": 200, "candidates": 50, "untitled": 100, "validation": 20, "evidence": 1500}
+TOP = {"tools_chart": 30, "tools_years": 8, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40,
+       "matrix_papers": 30, "works": 500, "net_tools": 60, "net_citation": 45, "net_coupling": 70,
+       "topic_evidence": 300, "unresolved": 200, "candidates": 50, "untitled": 100, "validation": 20, "evidence": 1500}
 
 
 def e(x: object) -> str:
@@ -269,6 +269,7 @@ class Page:
             name="tools-chart")
         used = [cat for cat in c.categories if any(t.category == cat for t in top)]
         body += svg.legend([(cat, self.cat_colour[cat]) for cat in used]) + more(len(top), len(ranked), "tools")
+        body += self._adoption(ranked[: TOP["tools_years"]])
         cat_works: Counter[str] = Counter()
         cat_tools: Counter[str] = Counter()
         for t in ranked:
@@ -290,7 +291,33 @@ class Page:
             body += self._tool(c.tools[iri])
         body += "</div>" + more(len(self.anchored), len(ranked), "tools (kg query tools lists them all)")
         return section("tools", "Tools", "The software the corpus cites: most cited, by category, cited together, "
-                       "and by whom.", [self.src.command("tools"), self.src.command("tool-citations")], body)
+                       "and by whom.", [self.src.command("tools"), self.src.command("tools-by-year"),
+                                        self.src.command("tool-citations")], body)
+
+    def _adoption(self, top: list[ToolRow]) -> str:
+        """The most-cited tools over the years: each year's share of the input works citing the tool (tools-by-year),
+        every year from the first to the last, a year without works left out of the line."""
+        rows = self.c.tool_years
+        known = sorted({int(r["year"]) for r in rows if r["year"].isdigit()})
+        years = [str(y) for y in range(known[0], known[-1] + 1)] if known else []
+        years += sorted({r["year"] for r in rows if not r["year"].isdigit()})
+        works = {r["year"]: r["works"] for r in rows}
+        at = {(r["tool_iri"], r["year"]): r for r in rows}
+        colour = svg.colours([t.name for t in top])
+        series = []
+        for t in top:
+            values: list[float | None] = []
+            tips = []
+            for y in years:
+                r = at.get((t.iri, y))
+                share = int(r["citing_works"]) / int(r["works"]) if r else 0.0
+                values.append(share if y in works else None)
+                tips.append(f"{t.name}, {y}: {r['citing_works']} of {r['works']} works ({r['share']})" if r else
+                            f"{t.name}, {y}: 0 of {works.get(y, 0)} works")
+            series.append((t.name, values, colour[t.name], tips))
+        return ("<h3>Most-cited tools over the years</h3><p class=\"key\">The share of each year's input works that "
+                "cite the tool (a point's tooltip gives the counts).</p>" + svg.lines(years, series, name="adoption")
+                + svg.legend([(t.name, colour[t.name]) for t in top]))
 
     def cocitation(self) -> Network:
         c = self.c

@@ -103,7 +103,7 @@ class ReportSource:
             res = sorted_lists(self._asked(text), stored.lists, stored.ordered)
             return self._answered(name, res, list(stored.returns))
         text = paged(bound_text(stored, params), limit, None)
-        check_local(text, f"query {stored.name!r}")
+        check_local(text, f"query {stored.name!r}", trusted=True)
         return sorted_lists(query_oxigraph(self._ox, text), stored.lists, stored.ordered)
 
     def _asked(self, text: str) -> Results:
@@ -161,7 +161,7 @@ class ReportSource:
             res = self._asked(text)  # (stats.rq declares its prefixes)
             self._answered("stats", res, list(find_query("stats").returns))  # (the counts left out: unbound)
         else:
-            check_local(text, "query 'stats'")
+            check_local(text, "query 'stats'", trusted=True)
             res = query_oxigraph(self._ox, text)
         row = res.rows[0] if res.rows else [None] * len(res.columns)
         return {key: int(float(cell[1])) if cell else 0

@@ -100,6 +100,52 @@ def columns(labels: list[str], series: list[tuple[str, list[float], str]], width
     return "".join(out)
 
 
+def lines(labels: list[str], series: list[tuple[str, list[float | None], str, list[str]]], width: int = 720,
+          height: int = 240, name: str = "lines") -> str:
+    """Shares (0 to 1) over labels, one line per series (name, values, colour, each point's tooltip); a point is None
+    where the series has no value, and the line breaks there."""
+    if not labels or not series:
+        return '<p class="empty">Nothing to draw.</p>'
+    left, bottom, top_pad, right = 40, 40, 12, 24  # (room for the last label, centred on its point)
+    step = (width - left - right) / max(len(labels) - 1, 1)
+    plot_h = height - bottom - top_pad
+
+    def x(i: int) -> float:
+        return left + (i * step if len(labels) > 1 else (width - left - right) / 2)
+
+    def y(v: float) -> float:
+        return top_pad + plot_h - plot_h * v
+
+    out = [f'<svg class="chart {escape(name)}" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+           f'height="{height}" xmlns="http://www.w3.org/2000/svg">']
+    for t in (0.0, 0.25, 0.5, 0.75, 1.0):
+        out.append(f'<line x1="{left}" x2="{width - right}" y1="{_f(y(t))}" y2="{_f(y(t))}" class="grid"/>'
+                   f'<text x="{left - 4}" y="{_f(y(t) + 4)}" text-anchor="end" class="axis">{t:.0%}</text>')
+    every = max(1, math.ceil(len(labels) / (width / 44)))
+    for i, label in enumerate(labels):
+        if i % every == 0:
+            out.append(f'<text x="{_f(x(i))}" y="{height - bottom + 16}" text-anchor="middle" '
+                       f'class="axis">{escape(label)}</text>')
+    for sname, values, colour, tips in series:
+        runs: list[list[int]] = [[]]
+        for i, v in enumerate(values):
+            if v is None:
+                runs.append([])
+            else:
+                runs[-1].append(i)
+        for run in runs:
+            if len(run) > 1:
+                points = " ".join(f"{_f(x(i))},{_f(y(values[i] or 0.0))}" for i in run)
+                out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2">'
+                           f"<title>{escape(sname)}</title></polyline>")
+        for i, v in enumerate(values):
+            if v is not None:
+                out.append(f'<circle cx="{_f(x(i))}" cy="{_f(y(v))}" r="3.5" fill="{colour}">'
+                           f"<title>{escape(tips[i])}</title></circle>")
+    out.append("</svg>")
+    return "".join(out)
+
+
 def _ticks(top: float) -> list[float]:
     if top <= 0:
         return [0]
