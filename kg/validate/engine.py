@@ -20,7 +20,6 @@ from ..rdf.convert import rdflib_triples
 from ..rdf.nquads import triples_text
 from . import core as validate_core
 from . import sparql as validate_sparql
-from .data import flatten
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries, run, validate_pyshacl
 from .report import Report, add_hit, add_result, collect, copy_path, core_result, ordered, sparql_result
 from .shapes import load_shapes
@@ -100,7 +99,7 @@ def _input_digest(data: Graph | None, shapes: Graph, lines: list[str] | None, on
     files = SHAPES_FILES.get(shapes)
     if not files:
         return None
-    h = hashlib.sha256()
+    h = hashlib.sha256(b"results with details\n")  # (what the kept results hold: top-level, details nested)
     for f in files:
         h.update(f"{f}\n".encode())
         h.update(hashlib.sha256(Path(f).read_bytes()).digest())
@@ -142,13 +141,14 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
         results = collect(report, shapes)
     triples = iter(data) if data is not None else rdflib_triples(lines or [], native.known)
     hits = native.run(native.data(triples, data, prefixes), only)
-    results.extend(core_result(core, shapes, hit) for hit in flatten(hits))
+    results.extend(core_result(core, shapes, hit) for hit in hits)
     conforms = conforms and not hits
     raw = []
     if checks:
         store, literals = (validate_sparql.store_of(lines) if lines is not None
                            else validate_sparql.store_of(graph=data))
-        raw = validate_sparql.run(store, checks, literals, {str(f) for f in only} if only is not None else None)
+        raw = validate_sparql.run(store, checks, literals, {str(f) for f in only} if only is not None else None,
+                                  shapes)
         results.extend(sparql_result(core, r) for r in raw)
         conforms = conforms and not raw
     if only is not None:
