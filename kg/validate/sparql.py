@@ -250,22 +250,30 @@ def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
     return out
 
 
+LOAD_CHUNK = 50_000  # lines given to Oxigraph's bulk loader at a time
+
+
 def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) -> tuple[ox.Store, dict | None]:
     """An Oxigraph store with the data triples (from N-Quads lines, or from an rdflib graph) and, for a
     graph, its literals by (lexical form, datatype, language)."""
     store = ox.Store()
     literals = None
     if nt_lines is not None:
-        data = triples_text(nt_lines).encode("utf-8")
-    else:
-        assert graph is not None
-        data = graph.serialize(format="nt", encoding="utf-8")
-        literals = {}
-        for o in graph.objects():
-            if isinstance(o, Literal):
-                dt = str(o.datatype) if o.datatype else (
-                    "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString" if o.language else
-                    "http://www.w3.org/2001/XMLSchema#string")
-                literals[(str(o), dt, o.language.lower() if o.language else None)] = o
+        # in chunks: the lines are not held a second and a third time as one text and its bytes (a record of
+        # 100,000 references has some 2.5 million), unless blank nodes (one load keeps their labels one node)
+        blank = any(line.startswith("_:") or " _:" in line for line in nt_lines)
+        step = max(len(nt_lines), 1) if blank else LOAD_CHUNK
+        for i in range(0, len(nt_lines), step):
+            store.bulk_load(triples_text(nt_lines[i:i + step]).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+        return store, literals
+    assert graph is not None
+    data = graph.serialize(format="nt", encoding="utf-8")
+    literals = {}
+    for o in graph.objects():
+        if isinstance(o, Literal):
+            dt = str(o.datatype) if o.datatype else (
+                "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString" if o.language else
+                "http://www.w3.org/2001/XMLSchema#string")
+            literals[(str(o), dt, o.language.lower() if o.language else None)] = o
     store.bulk_load(data, format=ox.RdfFormat.N_TRIPLES)
     return store, literals
