@@ -77,6 +77,10 @@ class Compiled:
         self.backwards = {p for p, _ in self._all_steps() if _}
         self.target_preds = {o for r in self.roots for t, o in r.targets
                              if t in (SH.targetSubjectsOf, SH.targetObjectsOf)}
+        # the predicates the compiled shapes read, as N-Triples tokens: the data lines of other predicates are not
+        # indexed (about blank nodes all are: their messages describe them)
+        self.read = {f"<{p}>" for p in {p for p, _ in self._all_steps()} | self.target_preds
+                     | {RDF.type, RDFS.subClassOf}}
 
     def _all_steps(self) -> set:
         steps: set = set()

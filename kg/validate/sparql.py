@@ -253,6 +253,55 @@ def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
 LOAD_CHUNK = 50_000  # lines given to Oxigraph's bulk loader at a time
 
 
+_READ: "weakref.WeakKeyDictionary[Graph, set[str] | None]" = weakref.WeakKeyDictionary()
+
+
+def predicates_read(shapes: Graph) -> set[str] | None:
+    """The predicates (N-Triples tokens) the constraints run here read, from their queries' algebra, and those
+    their targets need; None when some query has a variable predicate (then every triple counts). Cached."""
+    if shapes in _READ:
+        return _READ[shapes]
+    from rdflib.paths import Path as RdfPath
+    from rdflib.plugins.sparql import prepareQuery
+    from rdflib.term import Variable
+
+    found: set[str] = {"<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>",
+                       "<http://www.w3.org/2000/01/rdf-schema#subClassOf>"}
+    variable = False
+
+    def path_iris(path: object) -> Iterable[str]:
+        for name in ("arg", "args", "path"):
+            for x in (lambda v: v if isinstance(v, (list, tuple)) else [v])(getattr(path, name, None)):
+                if isinstance(x, URIRef):
+                    yield str(x)
+                elif isinstance(x, RdfPath):
+                    yield from path_iris(x)
+
+    def walk(node: object) -> None:
+        nonlocal variable
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key == "triples":
+                    for t in value:
+                        if isinstance(t[1], Variable):
+                            variable = True
+                        elif isinstance(t[1], URIRef):
+                            found.add(str(t[1]))
+                        else:
+                            found.update(path_iris(t[1]))
+                walk(value)
+        elif isinstance(node, (list, tuple)):
+            for x in node:
+                walk(x)
+
+    _core, checks = split(shapes)
+    for check in checks:
+        walk(prepareQuery(check.query).algebra)
+        found.update(str(o) for kind, o in check.targets if kind in ("subjects", "objects"))
+    _READ[shapes] = read = None if variable else {f"<{p.removeprefix('<').removesuffix('>')}>" for p in found}
+    return read
+
+
 def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) -> tuple[ox.Store, dict | None]:
     """An Oxigraph store with the data triples (from N-Quads lines, or from an rdflib graph) and, for a
     graph, its literals by (lexical form, datatype, language)."""
