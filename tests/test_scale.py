@@ -510,3 +510,16 @@ def test_a_record_with_100000_references(tmp_path: Path) -> None:
     stages, peak = _build_timed(many_references(100_000, tmp_path / "r.json"), tmp_path / "ws")
     assert stages["validate"] <= 3 * stages["map"], stages
     print(f"\n100,000 references: {stages}, peak {peak / 2**20:.0f} MiB")
+
+
+def test_the_predicates_oxigraph_is_given_include_those_of_nested_exists() -> None:
+    """The lines Oxigraph indexes for the SPARQL constraints are those of the predicates of every pattern, those
+    of EXISTS inside NOT EXISTS too (rdflib keeps them beside the untranslated pattern)."""
+    from rdflib import URIRef, Variable
+
+    from kg.validate.sparql import patterns_of
+    query = ("PREFIX ex: <http://e/> SELECT $this ?value WHERE { $this ex:cites ?value . "
+             "FILTER NOT EXISTS { ?r ex:references ?value . FILTER EXISTS { $this ex:part ?r } } }")
+    assert patterns_of(query) == {(Variable("this"), URIRef("http://e/cites"), Variable("value")),
+                                  (Variable("r"), URIRef("http://e/references"), Variable("value")),
+                                  (Variable("this"), URIRef("http://e/part"), Variable("r"))}

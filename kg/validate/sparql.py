@@ -21,7 +21,10 @@ from typing import cast
 import pyoxigraph as ox
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH
-from rdflib.term import Identifier, Node
+from rdflib.paths import Path as RdfPath
+from rdflib.plugins.sparql import prepareQuery  # (imported with the module, never first in a forked worker)
+from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.term import Identifier, Node, Variable
 
 from ..rdf.convert import ox_term, rdflib_term
 from ..rdf.nquads import triples_text
@@ -256,49 +259,58 @@ LOAD_CHUNK = 50_000  # lines given to Oxigraph's bulk loader at a time
 _READ: "weakref.WeakKeyDictionary[Graph, set[str] | None]" = weakref.WeakKeyDictionary()
 
 
+def patterns_of(query: str) -> set[tuple]:
+    """The triple patterns of a query (property paths as rdflib paths), at any depth: those of EXISTS and NOT
+    EXISTS too, which rdflib keeps as attributes of the expression beside the untranslated pattern of its keys."""
+    found: set[tuple] = set()
+    seen: set[int] = set()
+    todo: list[object] = [prepareQuery(query).algebra]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, CompValue):
+            own = {k: v for k, v in vars(node).items() if isinstance(v, (CompValue, list, tuple))}
+            for key in node:
+                value = own.pop(key, None) or node[key]
+                if key == "triples" and isinstance(value, list):
+                    found.update(tuple(t) for t in value)
+                todo.append(value)
+            todo.extend(own.values())
+        elif isinstance(node, Mapping):
+            todo.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+    return found
+
+
 def predicates_read(shapes: Graph) -> set[str] | None:
-    """The predicates (N-Triples tokens) the constraints run here read, from their queries' algebra, and those
-    their targets need; None when some query has a variable predicate (then every triple counts). Cached."""
+    """The predicates (N-Triples tokens) the constraints run here read, from their queries' patterns, and those
+    their targets need; None when some pattern has a variable predicate (then every triple counts). Cached."""
     if shapes in _READ:
         return _READ[shapes]
-    from rdflib.paths import Path as RdfPath
-    from rdflib.plugins.sparql import prepareQuery
-    from rdflib.term import Variable
-
-    found: set[str] = {"<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>",
-                       "<http://www.w3.org/2000/01/rdf-schema#subClassOf>"}
-    variable = False
-
     def path_iris(path: object) -> Iterable[str]:
         for name in ("arg", "args", "path"):
-            for x in (lambda v: v if isinstance(v, (list, tuple)) else [v])(getattr(path, name, None)):
+            value = getattr(path, name, None)
+            for x in value if isinstance(value, (list, tuple)) else [value]:
                 if isinstance(x, URIRef):
                     yield str(x)
                 elif isinstance(x, RdfPath):
                     yield from path_iris(x)
 
-    def walk(node: object) -> None:
-        nonlocal variable
-        if isinstance(node, Mapping):
-            for key, value in node.items():
-                if key == "triples":
-                    for t in value:
-                        if isinstance(t[1], Variable):
-                            variable = True
-                        elif isinstance(t[1], URIRef):
-                            found.add(str(t[1]))
-                        else:
-                            found.update(path_iris(t[1]))
-                walk(value)
-        elif isinstance(node, (list, tuple)):
-            for x in node:
-                walk(x)
-
-    _core, checks = split(shapes)
-    for check in checks:
-        walk(prepareQuery(check.query).algebra)
+    found: set[str] = {str(RDF.type), "http://www.w3.org/2000/01/rdf-schema#subClassOf"}
+    variable = False
+    for check in split(shapes)[1]:
+        for _s, p, _o in patterns_of(check.query):
+            if isinstance(p, Variable):
+                variable = True
+            elif isinstance(p, URIRef):
+                found.add(str(p))
+            else:
+                found.update(path_iris(p))
         found.update(str(o) for kind, o in check.targets if kind in ("subjects", "objects"))
-    _READ[shapes] = read = None if variable else {f"<{p.removeprefix('<').removesuffix('>')}>" for p in found}
+    _READ[shapes] = read = None if variable else {f"<{p}>" for p in found}
     return read
 
 
