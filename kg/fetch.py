@@ -16,14 +16,16 @@ Example: ``fetch_works(["10.1145/3341301.3359646"], Path("fetched"), Client(mail
 from __future__ import annotations
 
 import email.utils
+import errno
 import functools
 import hashlib
 import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timezone
 from pathlib import Path
@@ -463,7 +465,7 @@ class MissingList:
     def save(self) -> None:
         if not self.changed:
             return
-        with atomic_writer(self.path) as fh:
+        with _named(self.path.parent), atomic_writer(self.path) as fh:
             fh.write(self.HEADER)
             fh.writelines(f"{doi}\t{day}\n" for doi, day in sorted(self.entries.items()))
         self.changed = False
@@ -471,9 +473,21 @@ class MissingList:
 
 def write_record(path: Path, body: bytes) -> None:
     """Write a validated (hence UTF-8) response body unchanged, atomically: no partial file, ever."""
-    faults.reached("fetch")
-    with atomic_writer(path) as fh:
-        fh.write(body.decode("utf-8"))
+    with _named(path.parent):
+        faults.reached("fetch")
+        with atomic_writer(path) as fh:
+            fh.write(body.decode("utf-8"))
+
+
+@contextmanager
+def _named(folder: Path) -> Iterator[None]:
+    """A full disk met while writing into ``folder`` (the -o folder) names it, whatever file was being written."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or e.filename is not None:
+            raise
+        raise OSError(e.errno, e.strerror, str(folder)) from None
 
 
 def scan(paths: Iterable[str]) -> tuple[set[str], list[str], list[str]]:

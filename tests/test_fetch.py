@@ -585,3 +585,15 @@ def test_a_doi_only_reference_is_linked_to_its_tool_after_fetch(local_api: Api, 
     assert PIPEDREAM in local_api.requested() and not local_api.requested() & set(SEED_BODIES)
     assert not links_pipedream(["seeds"], [titles_only])
     assert links_pipedream(["seeds", "fetched"], [titles_only])
+
+
+def test_a_full_disk_names_the_output_folder(local_api: Api, cwd: Path) -> None:
+    """``kg fetch -o DIR`` on a full disk (KG_FAULT=fetch:FULL raises what a full disk raises) names DIR, not the
+    workspace, in its one line."""
+    local_api.serve(SEED_A, SEED_BODIES[SEED_A])
+    result = run(local_api, SEED_A, "-o", "out", env={"KG_FAULT": "fetch:FULL"})
+    assert result.exit_code == 2 and errors(result) == [
+        "error: out: no space left on the device (No space left on device); free some space there, or set KG_HOME"
+        " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run again; files"
+        " being replaced were left as they were"], result.stderr
+    assert not (cwd / "out").exists() or folder(cwd / "out") == []

@@ -430,3 +430,96 @@ def test_a_50k_record_build_succeeds_under_a_memory_limit(tmp_path: Path) -> Non
                        preexec_fn=cap, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "built 50000 works" in r.stderr or "built 4999" in r.stderr
+
+
+# ---------------------------------------------------------------- one record with very many references (issue 45)
+
+
+def many_references(n: int, path: Path) -> Path:
+    """A real record (the eLife sample) with ``n`` references: every second with a DOI, every third with its
+    parts (author, year, journal, volume, page), all with a text."""
+    rec = json.loads((SAMPLES / "article_elife.01567.json").read_text(encoding="utf-8"))
+    rec = rec.get("message", rec)
+    refs = []
+    for i in range(n):
+        year = 1950 + i % 70
+        text = f"A. Author{i}, B. Writer. A study of things number {i}. J. Things {i % 97} ({year}) {i}-{i + 9}."
+        ref: dict[str, str] = {"key": f"r{i}", "unstructured": text}
+        if i % 2 == 0:
+            ref["DOI"] = f"10.9999/ref.{i}"
+        if i % 3 == 0:
+            ref.update({"author": f"Author{i}", "year": str(year), "journal-title": f"J. Things {i % 97}",
+                        "volume": str(i % 50), "first-page": str(i)})
+        refs.append(ref)
+    rec["reference"], rec["reference-count"] = refs, n
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    return path
+
+
+def _build_timed(record: Path, home: Path) -> tuple[dict[str, float], int]:
+    """``kg build RECORD --timings`` in its own process (the routed engine alone, the default): the wall seconds
+    of each stage and the peak resident memory of the build (its workers included), in bytes."""
+    code = ("import resource, sys\nfrom kg.cli import main\ntry:\n    main(sys.argv[1:])\nfinally:\n"
+            "    peak = max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))"
+            "\n    print(f'peak {peak}', file=sys.stderr)\n")
+    env = {**os.environ, "KG_HOME": str(home), "KG_SHACL_ENGINE": "fast"}
+    r = subprocess.run([sys.executable, "-c", code, "build", str(record), "--timings"], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stderr.splitlines()
+    timings = next(line for line in lines if line.startswith("timings: ")).removeprefix("timings: ")
+    stages = {s.split()[0]: float(s.split()[1]) for s in timings.split(", ")}
+    return stages, int(lines[-1].split()[1]) * 1024
+
+
+def test_a_record_with_5000_references_validates_in_linear_time(tmp_path: Path) -> None:
+    """Validation costs at most 3x the mapping (a SPARQL constraint that joined every reference with every cited
+    work made it 6x at 5,000 references and 28x at 20,000)."""
+    stages, _peak = _build_timed(many_references(5_000, tmp_path / "r.json"), tmp_path / "ws")
+    assert stages["validate"] <= 3 * stages["map"], stages
+
+
+def test_validation_holds_the_lines_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shard's lines are the plan's own strings (no copy, no index of every triple), and Oxigraph is given
+    them in chunks (not one text of the whole record, and its bytes)."""
+    import pyoxigraph as ox
+
+    from kg.validate import sparql
+    from kg.validate.shards import ShardPlan
+    lines = build_graph([str(SAMPLES / "article_elife.01567.json")], Context.create()).lines
+    plan = ShardPlan(lines, None, SHARED_GRAPHS)
+    shard, _focus = next(plan.shards(100))
+    ids = {id(line) for line in lines}
+    assert shard and all(id(line) in ids for line in shard)
+    loads: list[int] = []
+    original = ox.Store.bulk_load
+
+    def counted(store: ox.Store, data: bytes, **kw: object) -> None:
+        loads.append(data.count(b"\n"))
+        original(store, data, **kw)
+    monkeypatch.setattr(sparql, "LOAD_CHUNK", 100)
+    monkeypatch.setattr(ox.Store, "bulk_load", counted)
+    store, _ = sparql.store_of(lines)
+    assert max(loads) == 100 and sum(loads) == len(lines) and len(store) == len({line.rsplit(" <", 1)[0]
+                                                                                 for line in lines})
+
+
+@pytest.mark.slow
+def test_a_record_with_100000_references(tmp_path: Path) -> None:
+    """Issue 45's record: 100,000 references validate in at most 3x the mapping time."""
+    stages, peak = _build_timed(many_references(100_000, tmp_path / "r.json"), tmp_path / "ws")
+    assert stages["validate"] <= 3 * stages["map"], stages
+    print(f"\n100,000 references: {stages}, peak {peak / 2**20:.0f} MiB")
+
+
+def test_the_predicates_oxigraph_is_given_include_those_of_nested_exists() -> None:
+    """The lines Oxigraph indexes for the SPARQL constraints are those of the predicates of every pattern, those
+    of EXISTS inside NOT EXISTS too (rdflib keeps them beside the untranslated pattern)."""
+    from rdflib import URIRef, Variable
+
+    from kg.validate.sparql import patterns_of
+    query = ("PREFIX ex: <http://e/> SELECT $this ?value WHERE { $this ex:cites ?value . "
+             "FILTER NOT EXISTS { ?r ex:references ?value . FILTER EXISTS { $this ex:part ?r } } }")
+    assert patterns_of(query) == {(Variable("this"), URIRef("http://e/cites"), Variable("value")),
+                                  (Variable("r"), URIRef("http://e/references"), Variable("value")),
+                                  (Variable("this"), URIRef("http://e/part"), Variable("r"))}

@@ -159,10 +159,12 @@ def lookup(g: Graph, queries: dict[str, str]) -> dict[str, str]:
 
 
 def result_keys(report: ValidationReport, names: dict[str, str]) -> set[tuple]:
-    """Results as (shape, focus, path, severity, component); known nodes as %name, blank nodes as _:."""
+    """Results, with the details that explain them (sh:detail: a failing sh:node's shape's), as (shape, focus,
+    path, severity, component); known nodes as %name, blank nodes as _:."""
+    from kg.validate.report import flattened
     by_iri = {iri: f"%{n}" for n, iri in names.items()}
     out = set()
-    for r in report.results:
+    for r in flattened(report.results):
         focus = "_:" if r.focus.startswith("_:") else by_iri.get(r.focus, r.focus)
         out.add((r.shape.removeprefix(KGSH), focus, short_path(r.path), r.severity,
                  r.constraint.removeprefix(PREFIXES["kgsh"]).rsplit("#", 1)[-1].removesuffix("ConstraintComponent")))

@@ -4,8 +4,12 @@ the graph format choice, and graphs read from standard input ('-')."""
 from __future__ import annotations
 
 import errno
+import logging
+import re
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -65,7 +69,8 @@ class Command(click.Command):
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            done = super().invoke(ctx)
+            with ill_typed_noted(note=self.name != "validate"):  # (validation reports them as results)
+                done = super().invoke(ctx)
             sys.stdout.flush()  # (here, so that a reader that went away is met below, not at exit)
             return done
         except KgError as e:
@@ -81,6 +86,42 @@ class Command(click.Command):
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
             raise _disk_full(workspace(), str(e)) from None
+
+
+class _IllTyped(logging.Filter):
+    """rdflib's logged traceback for each literal not valid for its datatype ("Failed to convert Literal lexical
+    form to value"): dropped, its datatype kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.datatypes: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if not text.startswith("Failed to convert Literal lexical form"):
+            return True
+        found = re.search(r"Datatype=(\S+?),", text)
+        self.datatypes.add(found.group(1) if found else "?")
+        return False
+
+
+@contextmanager
+def ill_typed_noted(note: bool = True) -> Iterator[None]:
+    """No rdflib traceback for an ill-typed literal (``"abc"^^xsd:integer``) on the terminal: with ``note``, one
+    line after the command's output naming their datatypes and what to do."""
+    from ..rdf.vocab import Prefixer
+    logger = logging.getLogger("rdflib.term")
+    seen = _IllTyped()
+    logger.addFilter(seen)
+    try:
+        yield
+    finally:
+        logger.removeFilter(seen)
+        if note and seen.datatypes:
+            names = ", ".join(sorted(Prefixer().curie(d) or d for d in seen.datatypes))
+            click.echo(f"note: the graph holds literals not valid for their datatype ({names}); queries treat them"
+                       " as values of no known type; fix the data that holds them ('kg validate' lists those the"
+                       " shapes constrain)", err=True)
 
 
 def _quiet_stdout() -> None:

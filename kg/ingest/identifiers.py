@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .fields import Fields
-from .text import ascii_digits, clean, clip
+from .text import ascii_digits, clip
 
 # Digits are ASCII digits everywhere ([0-9], never \d or str.isdigit(), which take "٥" and "²"): the shapes
 # and the XSD datatypes want [0-9].
@@ -19,16 +19,36 @@ DOI_RE = re.compile(r"^10\.[0-9]{3,9}(?:\.[0-9]+)*/\S.*$", re.S)
 FUNDER_DOI_RE = re.compile(r"^10\.13039/\S+$")  # the Funder Registry's prefix, as the funder shape wants it
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
 ORCID_RE = re.compile(r"^(?:https?://(?:www\.)?orcid\.org/)?([0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X])/?$", re.I)
+MAX_DOI = 4096  # characters: no DOI comes near (Crossref's are under 300); a longer value is no DOI
+# C0, DEL, C1, the Unicode line breaks, and what no RDF syntax carries (lone surrogates, U+FFFE, U+FFFF)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]")
 ISSN_RE = re.compile(r"^([0-9]{4})-?([0-9]{3}[0-9X])$", re.I)
 
 
 def normalize_doi(value: str) -> str | None:
-    """A DOI without resolver prefix, or None when it is not DOI-shaped (line breaks and tabs included).
-    Case is kept."""
-    doi = _DOI_PREFIX.sub("", clean(value).strip())
-    if any(c in doi for c in "\n\r\t\x0b\x0c\x85\u2028\u2029"):
+    r"""A DOI without resolver prefix (and the spaces and line breaks around it), or None when it is not
+    DOI-shaped: a control character (C0 or C1: NUL, ESC, a tab ...) or one no RDF syntax carries is no part of a
+    DOI, and dropping it would make another DOI. Case is kept.
+
+    >>> normalize_doi("10.1000/a\x00b"), normalize_doi("10.1000/a\x1b[2Jb"), normalize_doi("10.1000/a\x9bb")
+    (None, None, None)
+    """
+    if len(value) > MAX_DOI:
+        return None
+    doi = _DOI_PREFIX.sub("", value.strip(" \t\r\n"))
+    if not doi.isprintable() and _CONTROL.search(doi):
         return None
     return doi if DOI_RE.match(doi) else None
+
+
+def control_character(value: str) -> str | None:
+    r"""The first control character of a value (one ``normalize_doi`` refuses), as U+XXXX, or None.
+
+    >>> control_character("10.1000/a\x1bb")
+    'U+001B'
+    """
+    found = _CONTROL.search(value.strip(" \t\r\n"))
+    return f"U+{ord(found.group()):04X}" if found else None
 
 
 def orcid_checksum_ok(orcid: str) -> bool:

@@ -20,7 +20,7 @@ from .contributors import read_people
 from .dates import datetime_ok
 from .fields import Fields
 from .funding import read_funder
-from .identifiers import norm_isbn, norm_issn, normalize_doi, read_typed_ids
+from .identifiers import control_character, norm_isbn, norm_issn, normalize_doi, read_typed_ids
 from .objects import (
     read_assertion,
     read_event,
@@ -32,7 +32,7 @@ from .objects import (
     read_update,
 )
 from .references import read_references
-from .text import clip, jats_to_text, json_kind, page_bounds, short, squash
+from .text import MAX_VALUE, clip, jats_to_text, json_kind, page_bounds, short, squash, within_limit
 
 DATE_FIELDS = (
     "issued", "published", "published-print", "published-online", "posted", "accepted", "approved",
@@ -65,7 +65,11 @@ def normalize(raw: Any, source: Source) -> tuple[Work, list[str]]:
     The fields are read in one fixed order (identity, people, dates, the rest, then the Work's own fields), so
     that the warnings and the values kept as written come out in the same order for the same record."""
     doi = _doi(raw, source)
+    raw, cut = within_limit(raw, MAX_VALUE)
     f = Fields(raw, source.where(doi))
+    for path, length in cut:
+        f.warn(path, f"holds {length:,} characters, more than the {MAX_VALUE:,} kg keeps of one value",
+               f"it was cut to its first {MAX_VALUE:,} characters; fix it at the source")
     wtype = _type(f, raw)
     contributors, projects = read_people(f, raw)
     dates, record_dates = _dates(f, raw)
@@ -156,6 +160,10 @@ def _doi(raw: Any, source: Source) -> str:
     if not isinstance(doi_raw, str):
         raise InputError(where, f"DOI should be a string, got {json_kind(doi_raw)}", "fix it or leave the record out")
     doi = normalize_doi(doi_raw)
+    if doi is None and (char := control_character(doi_raw)) is not None:
+        shown = clip("".join(c if c.isprintable() else repr(c)[1:-1] for c in doi_raw))  # (the character shown)
+        raise InputError(where, f'DOI "{shown}" holds a control character ({char}); without it, it would be'
+                         " another DOI", "fix the DOI or leave the record out")
     if doi is None:
         raise InputError(where, f'DOI "{clip(doi_raw)}" is malformed (expected 10.NNNN/suffix)',
                          "fix it or leave the record out")

@@ -19,6 +19,9 @@ _TAG = re.compile(r"<[^<>]+>")
 _BLOCK = re.compile(r"</?(?:jats:)?(?:p|sec|title|list-item|list|disp-quote|def-item|def-list)\b[^>]*>", re.I)
 _PAGE_RANGE = re.compile(r"^\s*([^\s\-–—]+)\s*[-–—]+\s*([^\s\-–—]+)\s*$")
 MAX_INT_DIGITS = 18  # counts, orders, delays: longer digit strings are no count (and int() refuses 4,301+ digits)
+# characters of one value kept (a longer one is cut, with a warning): at most 4 MiB of UTF-8, 8 MiB escaped, within
+# the 16 MiB of one value Oxigraph's parsers and bulk loader hold (the largest real abstracts are ~100 KB)
+MAX_VALUE = 1 << 20
 
 
 def clean(text: str) -> str:
@@ -88,3 +91,36 @@ def clip(s: str, n: int = 60) -> str:
     """A value for a one-line message: control characters and line breaks shown escaped, long text cut."""
     s = "".join(c if c.isprintable() else repr(c)[1:-1] for c in clean(s))
     return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def within_limit(raw: Any, limit: int = MAX_VALUE) -> tuple[Any, list[tuple[str, int]]]:
+    """A record with every string longer than ``limit`` characters cut to its first ``limit`` (at a character
+    boundary), and the (field path, length) of each one cut; a DOI is never cut (its identity: a long one is no
+    DOI). The record is copied only along the paths of values cut.
+
+    >>> within_limit({"title": ["ab", "abcdef"], "DOI": "10.1/abcdef"}, limit=4)
+    ({'title': ['ab', 'abcd'], 'DOI': '10.1/abcdef'}, [('title[1]', 6)])
+    """
+    import orjson
+    try:
+        if len(orjson.dumps(raw)) <= limit:  # (the common case, at C speed: nothing can be that long)
+            return raw, []
+    except (TypeError, orjson.JSONEncodeError):  # (an integer orjson does not write: look at every value)
+        pass
+    cut: list[tuple[str, int]] = []
+    return _cut(raw, "", limit, cut), cut
+
+
+def _cut(v: Any, path: str, limit: int, cut: list[tuple[str, int]]) -> Any:
+    if isinstance(v, str):
+        if len(v) > limit and not path.endswith("DOI"):
+            cut.append((path, len(v)))
+            return v[:limit]
+        return v
+    if isinstance(v, dict):
+        out = {k: _cut(x, f"{path}.{k}" if path else str(k), limit, cut) for k, x in v.items()}
+        return out if any(out[k] is not v[k] for k in v) else v
+    if isinstance(v, list):
+        items = [_cut(x, f"{path}[{i}]", limit, cut) for i, x in enumerate(v)]
+        return items if any(a is not b for a, b in zip(items, v, strict=True)) else v
+    return v

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import cast
 
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
@@ -28,7 +27,7 @@ from rdflib.namespace import SH
 from rdflib.term import Node
 
 from .components import COMPONENTS, PARAMETERS, Compiling
-from .data import Data, Hit, flatten
+from .data import Data, Hit
 from .shape import INERT, Path, Shape, Unsupported, classes_of, implicit_class, sorted_terms
 
 _TARGETS = (SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf, SH.targetNode)
@@ -53,9 +52,6 @@ class Compiled:
         # predicates that are parameters of constraint components the shapes graph declares (SHACL-SPARQL)
         self._custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
         for node in sorted_terms({s for t in _TARGETS for s in shapes.subjects(t, None)}):
-            if (node, SH.path, None) in shapes:
-                self.declined[node] = "a property shape with targets"
-                continue  # a property shape with targets of its own: pySHACL
             try:
                 shape = self._shape(node, ())
             except Unsupported as e:
@@ -81,6 +77,10 @@ class Compiled:
         self.backwards = {p for p, _ in self._all_steps() if _}
         self.target_preds = {o for r in self.roots for t, o in r.targets
                              if t in (SH.targetSubjectsOf, SH.targetObjectsOf)}
+        # the predicates the compiled shapes read, as N-Triples tokens: the data lines of other predicates are not
+        # indexed (about blank nodes all are: their messages describe them)
+        self.read = {f"<{p}>" for p in {p for p, _ in self._all_steps()} | self.target_preds
+                     | {RDF.type, RDFS.subClassOf}}
 
     def _all_steps(self) -> set:
         steps: set = set()
@@ -142,11 +142,13 @@ class Compiled:
         g = self.shapes
         if isinstance(node, URIRef):
             return Path(node, ((node, False),))
+        if len(list(g.predicate_objects(node))) != 1:
+            raise Unsupported("path")  # (a node that is two paths at once: pySHACL's reading of it)
         inv = g.value(node, SH.inversePath)
         if isinstance(inv, URIRef):
             return Path(node, ((inv, True),))
         alts = g.value(node, SH.alternativePath)
-        if alts is not None and len(list(g.predicate_objects(node))) == 1:
+        if alts is not None:
             steps: list[tuple[URIRef, bool]] = []
             for item in Collection(g, alts):
                 steps.extend(self._path(item).steps)
@@ -213,15 +215,14 @@ class Compiled:
         return found
 
     def run(self, data: Data, only: set | None = None) -> list[Hit]:
-        """Every result of the compiled shapes on ``data``; with ``only``, those whose focus node is one of
-        these IRIs (the whole graph's results for them: sh:node reports its shape's results on a value node
-        while validating another focus node)."""
+        """Every result of the compiled shapes on ``data`` (each with its details); with ``only``, those whose
+        focus node is one of these IRIs."""
         hits: list[Hit] = []
         for shape in self.roots:
             for focus in self.focus_nodes(data, shape):
                 hits.extend(self.evaluate(data, shape, focus))
-        if only is not None:  # (the hits of the other focus nodes go, with their details: only's own are flat)
-            hits = [replace(h, details=()) for h in flatten(hits) if isinstance(h.focus, URIRef) and h.focus in only]
+        if only is not None:
+            hits = [h for h in hits if isinstance(h.focus, URIRef) and h.focus in only]
         return hits
 
     def data(self, triples: Iterable[tuple], namespaces: Graph | None = None,

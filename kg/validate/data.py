@@ -26,15 +26,6 @@ class Hit:
     details: tuple["Hit", ...] = ()  # the results of a failing sh:node's shape on the value (sh:detail)
 
 
-def flatten(hits: Iterable[Hit]) -> list[Hit]:
-    """Every hit, its details after it (the results pySHACL's report holds, nested or not)."""
-    out: list[Hit] = []
-    for h in hits:
-        out.append(h)
-        out.extend(flatten(h.details))
-    return out
-
-
 class Data:
     """The data graph as dictionaries: values by subject and predicate, subjects by object for the
     predicates some shape follows backwards, and (subject, object) pairs of the target predicates."""

@@ -101,28 +101,14 @@ def _sparql_deep(shapes: Graph, constraint: Node) -> tuple[set[str], set[str]] |
     backward); None for a pattern this analysis does not follow (a property path or a variable predicate, a
     part not joined to $this)."""
     from rdflib import Variable
-    from rdflib.plugins.sparql import prepareQuery
 
-    from .sparql import _prefixes
+    from .sparql import _prefixes, patterns_of
     forward: set[str] = set()
     backward: set[str] = set()
     for text in (shapes.value(constraint, SH.select), shapes.value(constraint, SH.ask)):
         if text is None:
             continue
-        patterns: set[tuple] = set()
-        todo: list[object] = [prepareQuery(_prefixes(shapes, constraint) + str(text)).algebra]
-        seen: set[int] = set()
-        while todo:
-            node = todo.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            if isinstance(node, dict):
-                if isinstance(node.get("triples"), list):
-                    patterns.update(tuple(t) for t in node["triples"])
-                todo.extend(node.values())
-            elif isinstance(node, (list, tuple)):
-                todo.extend(node)
+        patterns = patterns_of(_prefixes(shapes, constraint) + str(text))
         if any(not isinstance(p, URIRef) or not isinstance(s, Variable) for s, p, _o in patterns):
             return None  # a property path, a variable predicate or a fixed subject
         # every variable in subject position needs the lines about its node: reach it from $this, forward where

@@ -35,11 +35,25 @@ def render_text(report: ValidationReport, threshold: str) -> str:
         for focus, rs in by_focus.items():
             lines.append(f"  {focus}")
             for r in rs:
-                where = f"{short(r.path)}" if r.path else "(node)"
-                value = f" = {r.value!r}" if r.value is not None else ""
-                lines.append(f"    {where}{value}: {r.message}")
+                lines.append(f"    {_line(r)}")
+                lines.extend(_details(r, 1))
     lines.append(f"{summary(report)} (showing {threshold} and above{_hidden(report, threshold)})")
     return "\n".join(lines) + "\n"
+
+
+def _line(r: Result) -> str:
+    where = f"{short(r.path)}" if r.path else "(node)"
+    value = f" = {r.value!r}" if r.value is not None else ""
+    return f"{where}{value}: {r.message}"
+
+
+def _details(r: Result, depth: int) -> list[str]:
+    """The lines of a result's details (sh:detail), indented under it: each with its own focus node."""
+    out = []
+    for d in r.details:
+        out.append(f"    {'  ' * depth}detail {d.focus}: {_line(d)}")
+        out.extend(_details(d, depth + 1))
+    return out
 
 
 def _n(count: int, word: str) -> str:
@@ -75,13 +89,18 @@ def render_json(report: ValidationReport, threshold: str) -> str:
     doc = {
         "conforms": report.conforms,
         "counts": {"violation": counts["Violation"], "warning": counts["Warning"], "info": counts["Info"]},
-        "results": [
-            {"severity": r.severity, "shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value,
-             "message": r.message, "constraint": r.constraint}
-            for r in report.at_or_above(threshold)
-        ],
+        "results": [_json(r) for r in report.at_or_above(threshold)],
     }
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def _json(r: Result) -> dict:
+    """One result as JSON; ``details`` (sh:detail) only when it has some."""
+    doc: dict = {"severity": r.severity, "shape": r.shape, "focus": r.focus, "path": r.path, "value": r.value,
+                 "message": r.message, "constraint": r.constraint}
+    if r.details:
+        doc["details"] = [_json(d) for d in r.details]
+    return doc
 
 
 def render_turtle(report: ValidationReport) -> str:

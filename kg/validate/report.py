@@ -28,6 +28,7 @@ class Result:
     value: str | None
     message: str
     constraint: str
+    details: tuple["Result", ...] = ()  # the results that explain it (sh:detail: a failing sh:node's shape's)
 
 
 @dataclass
@@ -91,23 +92,29 @@ def _path_text(report: Graph, path: Node | None) -> str | None:
 
 
 def collect(report: Graph, shapes: Graph) -> list[Result]:
-    """The results of a SHACL report graph (pySHACL's)."""
-    out = []
-    for r in report.subjects(RDF.type, SH.ValidationResult):
-        source = report.value(r, SH.sourceShape)
-        owner = _owner(shapes, source) if source is not None else None
-        severity = report.value(r, SH.resultSeverity)
-        message = report.value(r, SH.resultMessage)
-        out.append(Result(
-            severity=NAMES.get(severity, str(severity)),
-            shape=str(owner) if isinstance(owner, URIRef) else _text(owner) or "",
-            focus=_text(report.value(r, SH.focusNode)) or "",
-            path=_path_text(report, report.value(r, SH.resultPath)),
-            value=_text(report.value(r, SH.value)),
-            message=str(message) if message is not None else "",
-            constraint=str(report.value(r, SH.sourceConstraintComponent) or ""),
-        ))
-    return out
+    """The results of a SHACL report graph (pySHACL's): its top-level ``sh:result``s, each with its
+    ``sh:detail``s, as SHACL counts them."""
+    roots = list(report.subjects(RDF.type, SH.ValidationReport))
+    return [_collected(report, shapes, r, set()) for root in roots for r in report.objects(root, SH.result)]
+
+
+def _collected(report: Graph, shapes: Graph, r: Node, seen: set[Node]) -> Result:
+    seen.add(r)
+    source = report.value(r, SH.sourceShape)
+    owner = _owner(shapes, source) if source is not None else None
+    severity = report.value(r, SH.resultSeverity)
+    message = report.value(r, SH.resultMessage)
+    details = [_collected(report, shapes, d, seen) for d in report.objects(r, SH.detail) if d not in seen]
+    return Result(
+        severity=NAMES.get(severity, str(severity)),
+        shape=str(owner) if isinstance(owner, URIRef) else _text(owner) or "",
+        focus=_text(report.value(r, SH.focusNode)) or "",
+        path=_path_text(report, report.value(r, SH.resultPath)),
+        value=_text(report.value(r, SH.value)),
+        message=str(message) if message is not None else "",
+        constraint=str(report.value(r, SH.sourceConstraintComponent) or ""),
+        details=tuple(ordered(details)),
+    )
 
 
 def core_result(core: Graph, shapes: Graph, hit: "Hit") -> Result:
@@ -120,6 +127,7 @@ def core_result(core: Graph, shapes: Graph, hit: "Hit") -> Result:
         value=_text(hit.value),
         message=hit.message,
         constraint=str(hit.component),
+        details=tuple(ordered(core_result(core, shapes, d) for d in hit.details)),
     )
 
 
@@ -181,8 +189,20 @@ def sparql_result(report: Graph, r: "RawResult") -> Result:
 
 
 def ordered(results: "Iterable[Result]") -> list[Result]:
-    """Most severe first, then by shape, focus node, path, value and message."""
-    return sorted(results, key=lambda x: (["Violation", "Warning", "Info"].index(x.severity)
-                                          if x.severity in NAMES.values() else 3,
-                                          x.shape, x.focus, x.path or "", x.value or "", x.message, x.constraint))
+    """Most severe first, then by shape, focus node, path, value, message and details."""
+    return sorted(results, key=_order)
+
+
+def _order(x: Result) -> tuple:
+    return (["Violation", "Warning", "Info"].index(x.severity) if x.severity in NAMES.values() else 3,
+            x.shape, x.focus, x.path or "", x.value or "", x.message, x.constraint, [_order(d) for d in x.details])
+
+
+def flattened(results: "Iterable[Result]") -> list[Result]:
+    """Every result with its details after it, at any depth (what a report graph holds as sh:ValidationResult)."""
+    out: list[Result] = []
+    for r in results:
+        out.append(r)
+        out.extend(flattened(r.details))
+    return out
 

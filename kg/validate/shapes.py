@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rdflib import Graph
+from rdflib import Graph, Literal
 from rdflib.namespace import SH
 
 from ..errors import InputError
@@ -23,8 +23,7 @@ def load_shapes(directory: Path | None = None) -> Graph:
     g = Graph()
     for f in files:
         try:
-            with quiet_libraries():  # (rdflib logs a traceback for each ill-typed literal it reads)
-                g.parse(f, format="turtle", publicID=f.resolve().as_uri())
+            parse_shapes(g, f)
         except Exception as e:  # rdflib raises many parser exception types
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise InputError(str(f), f"is not valid Turtle ({first})", "fix the shapes file") from None
@@ -36,6 +35,28 @@ def load_shapes(directory: Path | None = None) -> Graph:
             raise InputError(where, f"has an invalid sh:pattern {str(pattern)!r} ({e})",
                              "fix the regular expression") from None
     SHAPES_FILES[g] = files
+    return g
+
+
+def parse_shapes(g: Graph, f: Path) -> Graph:
+    """Parse a shapes file into ``g`` as rdflib would, but for the values of sh:uniqueLang, kept as written: SHACL
+    activates it for ``true`` only, and rdflib would turn "1"^^xsd:boolean into "true" (W3C uniqueLang-002)."""
+    import rdflib
+    part = Graph()
+    normalize = rdflib.NORMALIZE_LITERALS
+    rdflib.NORMALIZE_LITERALS = False
+    try:
+        with quiet_libraries():  # (rdflib logs a traceback for each ill-typed literal it reads)
+            part.parse(f, format="turtle", publicID=f.resolve().as_uri())
+    finally:
+        rdflib.NORMALIZE_LITERALS = normalize
+    for prefix, ns in part.namespaces():
+        g.bind(prefix, ns, override=False)
+    with quiet_libraries():
+        for s, p, o in part:
+            if isinstance(o, Literal) and p != SH.uniqueLang:
+                o = Literal(str(o), lang=o.language, datatype=o.datatype)  # (normalized, as rdflib reads it)
+            g.add((s, p, o))
     return g
 
 

@@ -21,7 +21,10 @@ from typing import cast
 import pyoxigraph as ox
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SH
-from rdflib.term import Identifier, Node
+from rdflib.paths import Path as RdfPath
+from rdflib.plugins.sparql import prepareQuery  # (imported with the module, never first in a forked worker)
+from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.term import Identifier, Node, Variable
 
 from ..rdf.convert import ox_term, rdflib_term
 from ..rdf.nquads import triples_text
@@ -45,6 +48,7 @@ class Check:
     query: str
     messages: tuple[Literal, ...]
     targets: tuple[tuple[str, object], ...]
+    reads_shapes: bool = False  # whether the query reads $shapesGraph or $currentShape
 
 
 _SPLITS: "weakref.WeakKeyDictionary[Graph, tuple[Graph, list[Check]]]" = weakref.WeakKeyDictionary()
@@ -68,27 +72,50 @@ def _prefixes(shapes: Graph, constraint: Node) -> str:
     return "".join(sorted(set(out)))
 
 
-# what Oxigraph cannot do as SHACL requires: pre-bound $shapesGraph and $currentShape, and the SPARQL SHACL forbids
-# in constraints (MINUS, VALUES, SERVICE, AS $this; sub-SELECTs: see _plain_sparql): pySHACL evaluates or refuses those
-_BEYOND = re.compile(r"[?$](shapesGraph|currentShape)\b|\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b",
-                     re.IGNORECASE)
+# the SPARQL SHACL forbids in constraints (MINUS, VALUES, SERVICE, AS $this; sub-SELECTs: see _plain_sparql): pySHACL
+# refuses those
+_BEYOND = re.compile(r"\b(MINUS|VALUES|SERVICE)\b|\bAS\s*[?$]this\b", re.IGNORECASE)
+# the pre-bound variables of the shapes graph (SHACL 5.3.1): the shapes are loaded into the store as a named graph
+_SHAPES_VARS = re.compile(r"[?$](shapesGraph|currentShape)\b")
+SHAPES_GRAPH = "urn:x-kg:shapes-graph"  # the name of the shapes graph in the store, the value of $shapesGraph
 _PROJECTION = re.compile(r"\bSELECT\b(.*?)(?:\bWHERE\b|\{)", re.IGNORECASE | re.DOTALL)
 
 
 def _plain_sparql(text: str) -> bool:
-    """Whether a constraint's SELECT is one Oxigraph runs as SHACL says: no pre-bound variable it cannot bind,
-    nothing SHACL forbids (MINUS, VALUES, SERVICE, AS $this, a sub-SELECT that does not project $this), and
-    Oxigraph parses it."""
+    """Whether a constraint's SELECT is one Oxigraph runs as SHACL says: nothing SHACL forbids (MINUS, VALUES,
+    SERVICE, AS $this, a sub-SELECT that does not project $this), and Oxigraph parses it (with $shapesGraph and
+    $currentShape pre-bound, when it reads them)."""
     if _BEYOND.search(text):
         return False
     projections = [m.group(1) for m in _PROJECTION.finditer(text)]
     if not projections or any(not re.search(r"[?$]this\b", p) for p in projections[1:]):
         return False
     try:
-        ox.Store().query(text)
-    except SyntaxError:
+        ox.Store().query(_projecting_shapes(text), substitutions=_shapes_bindings(URIRef(SHAPES_GRAPH))
+                         if _SHAPES_VARS.search(text) else {})
+    except (SyntaxError, RuntimeError):  # (RuntimeError: a pre-bound variable Oxigraph cannot substitute)
         return False
     return True
+
+
+def _projecting_shapes(query: str) -> str:
+    """The query with $shapesGraph and $currentShape added to its projection, where it reads them (Oxigraph binds
+    only projected variables)."""
+    if not _SHAPES_VARS.search(query):
+        return query
+    m = _PROJECTION.search(query)
+    if m is None or m.group(1).strip() == "*":
+        return query
+    head = re.match(r"\s*(?:(?:DISTINCT|REDUCED)\b)?", m.group(1), re.IGNORECASE)
+    at = m.start(1) + (head.end() if head else 0)
+    extra = "".join(f" ${v}" for v in ("shapesGraph", "currentShape")
+                    if not re.search(rf"[?$]{v}\b", m.group(1)))
+    return query[:at] + extra + " " + query[at:]
+
+
+def _shapes_bindings(shape: Node) -> dict:
+    """What SHACL pre-binds beside $this: $shapesGraph (the store's copy of the shapes) and $currentShape."""
+    return {ox.Variable("shapesGraph"): ox.NamedNode(SHAPES_GRAPH), ox.Variable("currentShape"): ox_term(shape)}
 
 
 _CONSTRAINT_OWN = {RDF.type, SH.select, SH.message, SH.prefixes, URIRef("http://www.w3.org/2000/01/rdf-schema#label"),
@@ -114,9 +141,13 @@ def _eligible(shapes: Graph, shape: Node, constraint: Node) -> bool:
     if any(p not in _OWN and str(p).startswith(str(SH)) for p in shapes.predicates(shape)):
         return False  # a target or parameter this module does not know
     custom = {p for param in shapes.objects(None, SH.parameter) for p in shapes.objects(param, SH.path)}
-    if any(p in custom or (p not in INERT and not str(p).startswith(str(SH))) for p in shapes.predicates(shape)):
-        return False  # a custom constraint component's parameter, or a predicate not known to be inert: the shape
-        # goes to pySHACL whole
+    reads_shapes = bool(_SHAPES_VARS.search(str(text)))
+    if reads_shapes and not isinstance(shape, URIRef):
+        return False  # (a blank node shape cannot be named in the store's copy of the shapes graph)
+    if any(p in custom or (p not in INERT and not str(p).startswith(str(SH)) and not reads_shapes)
+           for p in shapes.predicates(shape)):
+        return False  # a custom constraint component's parameter, or a predicate not known to be inert (unless the
+        # query reads the shape itself: then it is the query's data): the shape goes to pySHACL whole
     if implicit_class(shapes, shape):
         return False  # implicit class target
     return any((shape, t, None) in shapes for t in _TARGETS)
@@ -132,9 +163,10 @@ def _split(shapes: Graph) -> tuple[Graph, list[Check]]:
             continue
         severity = shapes.value(shape, SH.severity) or SH.Violation
         targets = tuple((kind, o) for t, kind in _TARGETS.items() for o in sorted_terms(shapes.objects(shape, t)))
-        query = _prefixes(shapes, constraint) + str(shapes.value(constraint, SH.select))
+        query = _projecting_shapes(_prefixes(shapes, constraint) + str(shapes.value(constraint, SH.select)))
         messages = tuple(m for m in shapes.objects(constraint, SH.message) if isinstance(m, Literal))
-        checks.append(Check(shape, constraint, severity, query, messages, targets))
+        checks.append(Check(shape, constraint, severity, query, messages, targets,
+                            bool(_SHAPES_VARS.search(query))))
         moved.add((shape, SH.sparql, constraint))
     core = Graph()
     for prefix, ns in shapes.namespaces():
@@ -180,23 +212,29 @@ class RawResult:
 
 
 def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
-        only: set[str] | None = None) -> list[RawResult]:
+        only: set[str] | None = None, shapes: Graph | None = None) -> list[RawResult]:
     """Every result of ``checks`` on the triples of ``store`` (default graph); ``literals`` maps literals
     back to the rdflib terms of the data graph they came from (see ``store_of``); ``only`` restricts the
-    focus nodes to these IRIs."""
+    focus nodes to these IRIs; ``shapes``: the shapes graph, which ``$shapesGraph`` names (loaded into the store
+    as the named graph ``SHAPES_GRAPH`` when some check reads it)."""
     out: list[RawResult] = []
     this = ox.Variable("this")
+    if shapes is not None and any(c.reads_shapes for c in checks):
+        store.bulk_load(shapes.serialize(format="nt", encoding="utf-8"), format=ox.RdfFormat.N_TRIPLES,
+                        to_graph=ox.NamedNode(SHAPES_GRAPH))
     for check in checks:
+        bindings = _shapes_bindings(check.shape) if check.reads_shapes else {}
         for f in _focus_nodes(store, check.targets):
             if only is not None and not (isinstance(f, ox.NamedNode) and f.value in only):
                 continue
             rf = rdflib_term(f, literals)
             seen: list[tuple] = []
-            solutions = store.query(check.query, substitutions={this: f})
+            solutions = store.query(check.query, substitutions={**bindings, this: f})
             assert isinstance(solutions, ox.QuerySolutions)  # (the constraints run here are SELECT queries)
             names = [v.value for v in solutions.variables]
             for row in solutions:
                 bound = {n: rdflib_term(row[i], literals) for i, n in enumerate(names) if row[i] is not None}
+                bound.pop("shapesGraph", None)  # (projected for Oxigraph to bind it: not a result's variable)
                 p, v, t = bound.pop("path", None), bound.pop("value", None), bound.pop("this", None)
                 if p is None and v is None and t is None:
                     continue
@@ -215,22 +253,88 @@ def run(store: ox.Store, checks: list[Check], literals: dict | None = None,
     return out
 
 
+LOAD_CHUNK = 50_000  # lines given to Oxigraph's bulk loader at a time
+
+
+_READ: "weakref.WeakKeyDictionary[Graph, set[str] | None]" = weakref.WeakKeyDictionary()
+
+
+def patterns_of(query: str) -> set[tuple]:
+    """The triple patterns of a query (property paths as rdflib paths), at any depth: those of EXISTS and NOT
+    EXISTS too, which rdflib keeps as attributes of the expression beside the untranslated pattern of its keys."""
+    found: set[tuple] = set()
+    seen: set[int] = set()
+    todo: list[object] = [prepareQuery(query).algebra]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, CompValue):
+            own = {k: v for k, v in vars(node).items() if isinstance(v, (CompValue, list, tuple))}
+            for key in node:
+                value = own.pop(key, None) or node[key]
+                if key == "triples" and isinstance(value, list):
+                    found.update(tuple(t) for t in value)
+                todo.append(value)
+            todo.extend(own.values())
+        elif isinstance(node, Mapping):
+            todo.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+    return found
+
+
+def predicates_read(shapes: Graph) -> set[str] | None:
+    """The predicates (N-Triples tokens) the constraints run here read, from their queries' patterns, and those
+    their targets need; None when some pattern has a variable predicate (then every triple counts). Cached."""
+    if shapes in _READ:
+        return _READ[shapes]
+    def path_iris(path: object) -> Iterable[str]:
+        for name in ("arg", "args", "path"):
+            value = getattr(path, name, None)
+            for x in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(x, URIRef):
+                    yield str(x)
+                elif isinstance(x, RdfPath):
+                    yield from path_iris(x)
+
+    found: set[str] = {str(RDF.type), "http://www.w3.org/2000/01/rdf-schema#subClassOf"}
+    variable = False
+    for check in split(shapes)[1]:
+        for _s, p, _o in patterns_of(check.query):
+            if isinstance(p, Variable):
+                variable = True
+            elif isinstance(p, URIRef):
+                found.add(str(p))
+            else:
+                found.update(path_iris(p))
+        found.update(str(o) for kind, o in check.targets if kind in ("subjects", "objects"))
+    _READ[shapes] = read = None if variable else {f"<{p}>" for p in found}
+    return read
+
+
 def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) -> tuple[ox.Store, dict | None]:
     """An Oxigraph store with the data triples (from N-Quads lines, or from an rdflib graph) and, for a
     graph, its literals by (lexical form, datatype, language)."""
     store = ox.Store()
     literals = None
     if nt_lines is not None:
-        data = triples_text(nt_lines).encode("utf-8")
-    else:
-        assert graph is not None
-        data = graph.serialize(format="nt", encoding="utf-8")
-        literals = {}
-        for o in graph.objects():
-            if isinstance(o, Literal):
-                dt = str(o.datatype) if o.datatype else (
-                    "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString" if o.language else
-                    "http://www.w3.org/2001/XMLSchema#string")
-                literals[(str(o), dt, o.language.lower() if o.language else None)] = o
+        # in chunks: the lines are not held a second and a third time as one text and its bytes (a record of
+        # 100,000 references has some 2.5 million), unless blank nodes (one load keeps their labels one node)
+        blank = any(line.startswith("_:") or " _:" in line for line in nt_lines)
+        step = max(len(nt_lines), 1) if blank else LOAD_CHUNK
+        for i in range(0, len(nt_lines), step):
+            store.bulk_load(triples_text(nt_lines[i:i + step]).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+        return store, literals
+    assert graph is not None
+    data = graph.serialize(format="nt", encoding="utf-8")
+    literals = {}
+    for o in graph.objects():
+        if isinstance(o, Literal):
+            dt = str(o.datatype) if o.datatype else (
+                "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString" if o.language else
+                "http://www.w3.org/2001/XMLSchema#string")
+            literals[(str(o), dt, o.language.lower() if o.language else None)] = o
     store.bulk_load(data, format=ox.RdfFormat.N_TRIPLES)
     return store, literals

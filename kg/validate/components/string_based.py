@@ -1,4 +1,5 @@
-"""String-based constraints: sh:pattern with sh:flags (SHACL 4.4; pySHACL's ``string_based_constraints``)."""
+"""String-based constraints: sh:pattern with sh:flags, sh:uniqueLang (SHACL 4.4; pySHACL's
+``string_based_constraints``)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,33 @@ def _msg_pattern(patterns: list) -> Message:
 
 
 PATTERN = Component((SH.pattern, SH.flags), _compile_pattern)
+
+# ---------------------------------------------------------------- sh:UniqueLangConstraintComponent
+
+
+def _compile_unique_lang(c: Compiling) -> None:
+    """Active only for ``true`` (SHACL 4.4.4: "1"^^xsd:boolean is another literal, and leaves it inactive, where
+    pySHACL takes any literal whose value is true; W3C core/property/uniqueLang-002)."""
+    flags = c.values(SH.uniqueLang)
+    if not flags:
+        return
+    flag = flags[0]
+    if len(flags) > 1 or c.shape.path is None or not (isinstance(flag, Literal) and isinstance(flag.value, bool)):
+        raise Unsupported("sh:uniqueLang")  # pySHACL refuses the shape, in one error
+    if flag.datatype == XSD.boolean and str(flag) == "true":
+        c.add(SH.UniqueLangConstraintComponent, _unique_lang,
+              lambda data, focus, value: "More than one String shares the same Language")
+
+
+def _unique_lang(data: Data, focus: object, values: set) -> list:
+    """One result (no value) per language tag two value nodes share, tags compared case-insensitively."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for v in values:
+        if isinstance(v, Literal) and v.language:
+            tag = v.language.lower()
+            (shared if tag in seen else seen).add(tag)
+    return [(None, None) for _ in sorted(shared)]
+
+
+UNIQUE_LANG = Component((SH.uniqueLang,), _compile_unique_lang)
