@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timezone
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import orjson
@@ -93,13 +94,18 @@ def read_dois(args: Iterable[str], files: Iterable[Path] = ()) -> list[str]:
     return list(found)
 
 
-def _dois_of_file(path: Path) -> list[str]:
-    shown = display_path(str(path))
+def read_input(path: Path, shown: str, fix: str) -> str:
+    """The text of a UTF-8 input file (a BOM dropped); InputError naming ``shown`` with ``fix`` when unreadable."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         reason = getattr(e, "strerror", None) or e
-        raise InputError(shown, f"cannot be read ({reason})", "give a UTF-8 text file with one DOI a line") from None
+        raise InputError(shown, f"cannot be read ({reason})", fix) from None
+
+
+def _dois_of_file(path: Path) -> list[str]:
+    shown = display_path(str(path))
+    text = read_input(path, shown, "give a UTF-8 text file with one DOI a line")
     out = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         value = _COMMENT.sub("", line).strip()
@@ -159,13 +165,21 @@ def check_options(api_url: str, mailto: str | None) -> None:
         raise UsageError(f'--mailto "{mailto}": is not an e-mail address; give one like you@example.org')
 
 
-def work_problem(body: bytes) -> str | None:
-    """Why ``body`` is not a Crossref work response (``{"message": {"DOI": ...}}``), or None when it is one."""
+def read_answer(body: bytes) -> tuple[Any, Any, str | None]:
+    """A Crossref answer's JSON, its ``message`` (None unless the JSON is an object), and why it is not JSON
+    (then both None), else None."""
     try:
         doc = orjson.loads(body)
     except orjson.JSONDecodeError as e:
-        return f"the answer is not valid JSON ({str(e).split(':')[0]})"
-    message = doc.get("message") if isinstance(doc, dict) else None
+        return None, None, f"the answer is not valid JSON ({str(e).split(':')[0]})"
+    return doc, doc.get("message") if isinstance(doc, dict) else None, None
+
+
+def work_problem(body: bytes) -> str | None:
+    """Why ``body`` is not a Crossref work response (``{"message": {"DOI": ...}}``), or None when it is one."""
+    doc, message, not_json = read_answer(body)
+    if not_json:
+        return not_json
     if not isinstance(message, dict) or not isinstance(message.get("DOI"), str):
         return "the answer is not a Crossref work record (no message.DOI)"
     if doc.get("message-type", "work") != "work":
@@ -312,12 +326,15 @@ class Outcome:
     known: bool = False  # missing: known from .missing.tsv, not asked
 
 
-class _Retry(Exception):
-    """A failure worth another attempt: ``what`` happened, ``next`` is what the user can do if it persists."""
+@dataclass(frozen=True)
+class Reply:
+    """What ``Client.ask`` got: a usable answer (``ok``, with its body), a status the caller reads (``status``,
+    e.g. 404), or why it failed (``problem``, with what the user can do)."""
 
-    def __init__(self, what: str, next_: str) -> None:
-        super().__init__(what)
-        self.what, self.next = what, next_
+    ok: bool
+    status: int = 0
+    body: bytes = field(default=b"", repr=False)
+    problem: str = ""
 
 
 class Client:
@@ -347,10 +364,36 @@ class Client:
 
     def get(self, doi: str) -> Outcome:
         """Ask for one DOI until it is fetched, missing, refused, or the retries are spent."""
-        url = works_url(self.api_url, doi, self.mailto)
+        answer = self.ask(works_url(self.api_url, doi, self.mailto), check=work_problem, name=doi,
+                          too_big="raise --max-bytes if the record is that large",
+                          unreachable="check the network and --api-url", refused="check the DOI and --api-url")
+        if answer.status == 404:
+            return Outcome(doi, "missing", "not in Crossref (HTTP 404)")
+        if not answer.ok:
+            return Outcome(doi, "failed", answer.problem)
+        other = other_record(answer.body, doi)
+        if other is None:
+            return Outcome(doi, "fetched", body=answer.body)
+        return Outcome(doi, "failed", f'the answer is the record of "{other}", which does not list '
+                                      f"{doi} among its aliases; nothing saved; check --api-url")
+
+    def ask(self, url: str, *, check: Callable[[bytes], str | None], headers: dict[str, str] | None = None,
+            give_back: tuple[int, ...] = (404,), what: str = "check --api-url", name: str | None = None,
+            too_big: str = "lower --rows or raise --max-bytes", unreachable: str | None = None,
+            refused: str | None = None) -> Reply:
+        """GET ``url`` (a work, a search page, an OpenCitations answer) until a 200 answer passes ``check``, a
+        status in ``give_back`` comes, or the retries are spent: wait for a turn, adopt the server's
+        ``X-Rate-Limit-*`` headers, pause on ``Retry-After`` (at most ``MAX_PAUSE``), retry 429, 5xx, timeouts and
+        answers ``check`` finds unusable (it says why, or None) with exponential backoff and full jitter.
+
+        ``what`` is the advice of a failure; ``too_big``, ``unreachable`` and ``refused`` (a status not retried)
+        that of those failures (by default from ``what``); ``name`` the request in FetchStopped (else ``url``).
+
+        Example: ``client.ask("https://api.crossref.org/works?rows=0", check=lambda body: None)``
+        """
+        sent = {"User-Agent": self.user_agent, "Accept": "application/json", **(headers or {})}
         attempts = self.retries + 1
-        problem = _Retry("no attempt", "try again")
-        backoff = False
+        problem, next_, backoff = "no attempt", "try again", False
         for attempt in range(attempts):
             if attempt:
                 with self._lock:
@@ -358,50 +401,45 @@ class Client:
                 if backoff:
                     self._sleep(self.delay(attempt))
             if self.stop.is_set():
-                raise FetchStopped(doi)
-            refused = self.limiter.acquire()
-            if refused:
-                return Outcome(doi, "failed", refused)
+                raise FetchStopped(name or url)
+            wait_refused = self.limiter.acquire()
+            if wait_refused:
+                return Reply(False, problem=wait_refused)
             try:
-                answer = self._request(url)
-            except _Retry as e:
-                problem, backoff = e, True
-                continue
+                answer = net.request(url, timeout=self.timeout, max_bytes=self.max_bytes, headers=sent,
+                                     redirects=self._redirects)
             except net.NetError as e:
-                return Outcome(doi, "failed", f"{e.what}; not retried; {self._next_step(e)}")
+                if not e.retry:
+                    return Reply(False, problem=f"{e.what}; not retried; {too_big if e.kind == 'too-big' else what}")
+                problem, backoff = e.what, True
+                next_ = {"timeout": "try again later or raise --timeout",
+                         "unreachable": unreachable or f"check the network; {what}"}.get(e.kind, "try again later")
+                continue
             too_slow = self.limiter.adopt(answer.headers.get("X-Rate-Limit-Limit"),
                                           answer.headers.get("X-Rate-Limit-Interval"))
             if too_slow:
-                return Outcome(doi, "failed", too_slow)
+                return Reply(False, problem=too_slow)
             if answer.status == 200:
-                bad = work_problem(answer.body)
+                bad = check(answer.body)
                 if bad is None:
-                    other = other_record(answer.body, doi)
-                    if other is None:
-                        return Outcome(doi, "fetched", body=answer.body)
-                    return Outcome(doi, "failed", f'the answer is the record of "{other}", which does not list '
-                                                  f"{doi} among its aliases; nothing saved; check --api-url")
-                problem, backoff = _Retry(bad, "try again later; if it persists, check --api-url"), True
-            elif answer.status == 404:
-                return Outcome(doi, "missing", "not in Crossref (HTTP 404)")
+                    return Reply(True, 200, answer.body)
+                problem, next_, backoff = bad, f"try again later; if it persists, {what}", True
+            elif answer.status in give_back:
+                return Reply(False, answer.status, answer.body, f"HTTP {answer.status} {answer.reason}")
             elif answer.status == 429 or answer.status >= 500:
                 wait = retry_after(answer.headers.get("Retry-After"))
                 if wait is not None and wait > MAX_PAUSE:
-                    return Outcome(doi, "failed", self.limiter.refuse(wait, (
+                    return Reply(False, problem=self.limiter.refuse(wait, (
                         f"the server asked to wait {wait:,.0f} s (HTTP {answer.status}, Retry-After), more than "
                         f"the {MAX_PAUSE:g} s kg fetch waits; not retried; try again later")))
                 if wait is not None:
                     self.limiter.pause(wait)
-                problem, backoff = _Retry(f"HTTP {answer.status}", "try again later"), wait is None
+                problem, next_, backoff = f"HTTP {answer.status}", "try again later", wait is None
             else:
-                return Outcome(doi, "failed", f"HTTP {answer.status} {answer.reason} (not retried); "
-                                              "check the DOI and --api-url")
+                return Reply(False, answer.status, answer.body,
+                             f"HTTP {answer.status} {answer.reason} (not retried); {refused or what}")
         plural = "s" if attempts != 1 else ""
-        return Outcome(doi, "failed", f"{problem.what} after {attempts} attempt{plural}; {problem.next}")
-
-    @staticmethod
-    def _next_step(e: net.NetError) -> str:
-        return "raise --max-bytes if the record is that large" if e.kind == "too-big" else "check --api-url"
+        return Reply(False, problem=f"{problem} after {attempts} attempt{plural}; {next_}")
 
     def _nap(self, seconds: float) -> None:
         if self.stop.wait(seconds):
@@ -410,19 +448,6 @@ class Client:
     def delay(self, attempt: int) -> float:
         """Exponential backoff with full jitter: uniform in [0, min(max_backoff, backoff * 2^(attempt-1))]."""
         return self._rand() * min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
-
-    def _request(self, url: str) -> net.Response:
-        """One bounded request; _Retry for what another attempt may cure, net.NetError for what it cannot."""
-        headers = {"User-Agent": self.user_agent, "Accept": "application/json"}
-        try:
-            return net.request(url, timeout=self.timeout, max_bytes=self.max_bytes, headers=headers,
-                               redirects=self._redirects)
-        except net.NetError as e:
-            if not e.retry:
-                raise
-            next_ = {"timeout": "try again later or raise --timeout",
-                     "unreachable": "check the network and --api-url"}.get(e.kind, "try again later")
-            raise _Retry(e.what, next_) from None
 
 
 # ---------------------------------------------------------------- the folder
@@ -529,18 +554,25 @@ RESOLVED_BY_TEXT = ("title", "title-fuzzy", "url", "title-shared", "unique")  # 
 
 
 @dataclass
-class FetchReport:
-    """What a fetch did: counts by outcome, DOIs left out by ``max_dois``, unusable --cited-by inputs."""
+class Tally:
+    """What every way of ``kg fetch`` counts: works already in ``out_dir`` (``cached``), failed, left out by
+    ``--max`` (``over_max``), and the seconds it took."""
 
     out_dir: Path
-    fetched: int = 0
     cached: int = 0
-    missing: int = 0
-    known_missing: int = 0
     failed: int = 0
     over_max: int = 0
-    skipped: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+
+@dataclass
+class FetchReport(Tally):
+    """What a fetch did: counts by outcome, DOIs left out by ``max_dois``, unusable --cited-by inputs."""
+
+    fetched: int = 0
+    missing: int = 0
+    known_missing: int = 0
+    skipped: list[str] = field(default_factory=list)
     missing_dois: list[str] = field(default_factory=list)  # the DOIs not in Crossref
 
     def count(self, outcome: Outcome) -> None:

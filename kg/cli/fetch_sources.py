@@ -16,19 +16,12 @@ from ..errors import UsageError
 from ..fetch import Client, parse_doi, scan
 from ..sources import citations, library, search
 from .progress import Progress
+from .summary import rate_line
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
+    """``n`` (with thousands separators) and the word, in the plural unless ``n`` is 1."""
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
-def rate_line(client: Client) -> str:
-    """How the rate limiter of ``client`` behaved (as the DOI fetch's summary says it)."""
-    lim = client.limiter
-    origin = "from the server's X-Rate-Limit headers" if lim.source == "server" else "default"
-    return (f"rate limit: {lim.limit} requests per {lim.interval:g} s ({origin}); {plural(lim.waits, 'request')} "
-            f"waited for a turn (longest {lim.longest:.1f} s); paused {plural(lim.pauses, 'time')} "
-            f"({lim.paused:.1f} s) on 429/503 Retry-After; {plural(client.retried, 'retry', 'retries')}")
 
 
 # ---------------------------------------------------------------- search

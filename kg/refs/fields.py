@@ -35,11 +35,12 @@ class Name:
 
 @dataclass(frozen=True, slots=True)
 class RefFields:
-    """What the sequence labeller found in a reference text; None or () where it found nothing."""
+    """What the sequence labeller found in a reference text, in the order a reference gives it; None or () where
+    it found nothing."""
 
-    title: str | None = None
     authors: tuple[Name, ...] = ()
     year: str | None = None
+    title: str | None = None
     venue: str | None = None
     volume: str | None = None
     pages: str | None = None

@@ -22,7 +22,6 @@ import orjson
 
 from ..fetch import Client, parse_doi
 from ..infra.outputs import atomic_writer
-from .polite import ask
 
 DEFAULT_CITATIONS_URL = "https://api.opencitations.net/index/v2"
 TOKEN_VARIABLE = "OPENCITATIONS_ACCESS_TOKEN"
@@ -91,8 +90,8 @@ def walk(seeds: list[str], client: Client, *, depth: int = 1, max_dois: int = 10
         following: list[str] = []
         for cited in level:
             found.asked += 1
-            answer = ask(client, citations_url(client.api_url, cited), check=answer_problem, headers=headers,
-                         what="check --citations-url")
+            answer = client.ask(citations_url(client.api_url, cited), check=answer_problem, headers=headers,
+                                what="check --citations-url")
             if not answer.ok:
                 if answer.status != 404:  # 404: OpenCitations does not know the DOI, so nothing cites it there
                     found.failed.append(f"{cited}: {answer.problem}")

@@ -19,7 +19,7 @@ from pathlib import Path
 import orjson
 
 from ..errors import InputError
-from ..fetch import Client, parse_doi
+from ..fetch import Client, parse_doi, read_input
 from ..ingest.read import display_path
 from ..resources import data_file
 
@@ -102,11 +102,7 @@ def read_library(path: Path) -> Library:
     """Every entry of a BibTeX, RIS or CSL-JSON file; InputError when it cannot be read as one."""
     fmt = library_format(path) or "bibtex"
     shown = display_path(str(path))
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = getattr(e, "strerror", None) or e
-        raise InputError(shown, f"cannot be read ({reason})", "give a UTF-8 BibTeX, RIS or CSL-JSON file") from None
+    text = read_input(path, shown, "give a UTF-8 BibTeX, RIS or CSL-JSON file")
     reader = {"bibtex": _bibtex, "ris": _ris, "csl-json": _csl_json}[fmt]
     return Library(path, fmt, reader(text, shown))
 
@@ -213,7 +209,6 @@ def match_entries(entries: list[Entry], client: Client, min_score: float = MIN_S
     when Crossref's score is at least ``min_score`` and its title is the entry's (``MIN_TITLE``)."""
     import difflib
 
-    from .polite import ask
     from .search import Search, page_problem, search_url
 
     def norm(text: str) -> str:
@@ -226,7 +221,7 @@ def match_entries(entries: list[Entry], client: Client, min_score: float = MIN_S
             continue
         text = " ".join([entry.title, *entry.authors, entry.year]).strip()
         url = search_url(client.api_url, Search({"query.bibliographic": text}), 1, None, client.mailto)
-        answer = ask(client, url, check=page_problem)
+        answer = client.ask(url, check=page_problem)
         if not answer.ok:
             out.append(Match(entry, None, why=answer.problem))
             continue

@@ -24,9 +24,8 @@ from urllib.parse import urlencode
 import orjson
 
 from ..errors import KgError, UsageError
-from ..fetch import Client, file_name, parse_doi, write_record
+from ..fetch import Client, Tally, file_name, parse_doi, read_answer, write_record
 from ..resources import data_file
-from .polite import ask
 
 MAX_ROWS = 1000  # Crossref's largest page
 MAX_RESTARTS = 3  # new scrolls after an expired cursor, at most
@@ -107,11 +106,9 @@ def search_url(api_url: str, search: Search, rows: int, cursor: str | None, mail
 
 def page_problem(body: bytes) -> str | None:
     """Why ``body`` is not a Crossref work list (``{"message": {"items": [...], "total-results": N}}``), or None."""
-    try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError as e:
-        return f"the answer is not valid JSON ({str(e).split(':')[0]})"
-    message = doc.get("message") if isinstance(doc, dict) else None
+    _doc, message, not_json = read_answer(body)
+    if not_json:
+        return not_json
     if not isinstance(message, dict) or not isinstance(message.get("items"), list) \
             or not isinstance(message.get("total-results"), int):
         return "the answer is not a Crossref work list (no message.items and message.total-results)"
@@ -124,24 +121,19 @@ def envelope(item: dict) -> bytes:
 
 
 @dataclass
-class SearchReport:
+class SearchReport(Tally):
     """What a search did: works matched (``total-results``), saved, already in the folder, failed; pages asked."""
 
-    out_dir: Path
     matched: int = 0
     saved: int = 0
-    cached: int = 0
-    failed: int = 0
     pages: int = 0
     restarts: int = 0
-    over_max: int = 0
     problems: list[str] = field(default_factory=list)
-    seconds: float = 0.0
 
 
 def count(search: Search, client: Client) -> int:
     """How many works match (``rows=0``: one request, nothing saved); KgError when the API gives no answer."""
-    answer = ask(client, search_url(client.api_url, search, 0, None, client.mailto), check=page_problem)
+    answer = client.ask(search_url(client.api_url, search, 0, None, client.mailto), check=page_problem)
     if not answer.ok:
         raise KgError(f"search: {answer.problem}")
     return int(orjson.loads(answer.body)["message"]["total-results"])
@@ -162,8 +154,8 @@ def run_search(search: Search, out_dir: Path, client: Client, *, max_works: int 
         want = min(rows, max_works - len(seen))
         if want <= 0:
             break
-        answer = ask(client, search_url(client.api_url, search, want, cursor, client.mailto), check=page_problem,
-                     give_back=(400, 404, 410))
+        answer = client.ask(search_url(client.api_url, search, want, cursor, client.mailto), check=page_problem,
+                            give_back=(400, 404, 410))
         if not answer.ok and answer.status and cursor != "*" and report.restarts < MAX_RESTARTS:
             report.restarts += 1  # the cursor expired: a new scroll, skipping what this run has seen
             cursor = "*"
