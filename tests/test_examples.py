@@ -40,6 +40,7 @@ NOT_RUN = {
     "kg fetch --citing seeds --cited-by seeds": "asks the OpenCitations Index API and Crossref: the network",
     "kg fetch --query 'deep learning compiler' --filter from-pub-date:2020 --count --mailto you@example.org":
         "asks the Crossref API: the network",
+    "kg build fetched && kg report -o report.html": "reads what the kg fetch before it downloaded (the network)",
     "kg build /data/crossref/ --cluster local:8": "a folder of the reader's machine, on a cluster of 8 workers",
     "kg query tools --endpoint http://127.0.0.1:7878/query": "an endpoint (tests/test_queries.py runs one)",
     "kg export -f nt -o /srv/kg/load/graph.nt": "the load folder of a Virtuoso server",
