@@ -473,10 +473,12 @@ def _build_timed(record: Path, home: Path) -> tuple[dict[str, float], int]:
 
 
 def test_a_record_with_5000_references_validates_in_linear_time(tmp_path: Path) -> None:
-    """Validation costs at most 3x the mapping (a SPARQL constraint that joined every reference with every cited
-    work made it 6x at 5,000 references and 28x at 20,000)."""
-    stages, _peak = _build_timed(many_references(5_000, tmp_path / "r.json"), tmp_path / "ws")
-    assert stages["validate"] <= 3 * stages["map"], stages
+    """Validating one record grows linearly with its references: 4x the references cost at most 8x the time (about
+    4x when linear; a SPARQL constraint that joined every reference with every cited work made it 16x). The same
+    stage against itself, so a busy machine shifts both; the 3x-the-mapping figure is the --runslow test's."""
+    small, _ = _build_timed(many_references(1_250, tmp_path / "s.json"), tmp_path / "ws-s")
+    large, _ = _build_timed(many_references(5_000, tmp_path / "r.json"), tmp_path / "ws")
+    assert large["validate"] <= 8 * max(small["validate"], 0.05), (small, large)
 
 
 def test_validation_holds_the_lines_once(monkeypatch: pytest.MonkeyPatch) -> None:
