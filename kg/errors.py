@@ -69,6 +69,13 @@ class BuildInterrupted(KgError):
                          "interrupted; the workspace graph and the outputs are as they were; run the build again")
 
 
+class HostUnresolved(KgError):
+    """A host's name does not resolve (no network, or a wrong URL): ``kg fetch`` stops at the first such request,
+    since every other request to that host would fail alike."""
+
+    exit_code = 1
+
+
 class FetchStopped(Exception):
     """A request of ``kg fetch`` ended because the run is stopping (Ctrl-C or an error elsewhere) while it waited
     for its turn or a retry. Not a ``KgError``: the user hears of what stopped the run, never of this."""

@@ -35,7 +35,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 import orjson
 
 from . import __version__
-from .errors import FetchStopped, InputError, KgError, UsageError
+from .errors import FetchStopped, HostUnresolved, InputError, KgError, UsageError
 from .infra import faults, net
 from .infra.outputs import atomic_writer
 from .ingest.identifiers import normalize_doi
@@ -409,6 +409,10 @@ class Client:
                 answer = net.request(url, timeout=self.timeout, max_bytes=self.max_bytes, headers=sent,
                                      redirects=self._redirects)
             except net.NetError as e:
+                if e.kind == "unresolved":
+                    raise HostUnresolved(f"{e.what}; stopped at the first such failure; "
+                                         f"{unreachable or 'check the network; ' + what}, then run the same command "
+                                         "again (what was saved so far is kept)") from None
                 if not e.retry:
                     return Reply(False, problem=f"{e.what}; not retried; {too_big if e.kind == 'too-big' else what}")
                 problem, backoff = e.what, True

@@ -597,3 +597,31 @@ def test_a_full_disk_names_the_output_folder(local_api: Api, cwd: Path) -> None:
         " (the workspace, where builds keep their scratch files) or -o to a disk with room, and run again; files"
         " being replaced were left as they were"], result.stderr
     assert not (cwd / "out").exists() or folder(cwd / "out") == []
+
+
+# ---------------------------------------------------------------- no network
+
+
+def test_a_name_that_does_not_resolve_stops_the_fetch_with_one_line(cwd: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Offline, ``kg fetch --cited-by seeds`` says once that it cannot reach the host (not once per DOI, after
+    every retry): the resolver is patched, nothing leaves the machine."""
+    import socket
+    asked: list[str] = []
+
+    def no_such_name(host: str, *args: object, **kwargs: object) -> list:
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_name)
+    result = CliRunner().invoke(fetch_cmd, ["--api-url", "http://api.crossref.invalid", "--mailto", "me@example.org",
+                                            "--cited-by", str(SEEDS), "--jobs", "1", "--retries", "5"],
+                                prog_name="kg fetch")
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert result.stderr == (
+        "error: cannot reach http://api.crossref.invalid: the name api.crossref.invalid does not resolve (Name or "
+        "service not known); stopped at the first such failure; check the network and --api-url, then run the same "
+        "command again (what was saved so far is kept)\n")
+    assert asked == ["api.crossref.invalid"]  # one request, not retried
+    assert folder(cwd / "fetched") == []

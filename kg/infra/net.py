@@ -41,7 +41,8 @@ RedirectPolicy = Callable[[str, str], "str | None"]
 
 class NetError(Exception):
     """A request that gave no usable answer: ``what`` (one line) and its ``kind``: timeout, unreachable,
-    broken or truncated (trying again may help: ``retry``), too-big or redirect (it cannot)."""
+    broken or truncated (trying again may help: ``retry``), unresolved (the host's name does not resolve: the
+    network or the name is wrong), too-big or redirect (it cannot)."""
 
     RETRY = frozenset({"timeout", "unreachable", "broken", "truncated"})
 
@@ -234,6 +235,10 @@ def _one(url: str, method: str, data: bytes | None, headers: dict[str, str], dea
         if deadline.fired or isinstance(e.reason, (TimeoutError, socket.timeout)):
             raise timed_out from None
         reason = e.reason.strerror if isinstance(e.reason, OSError) and e.reason.strerror else e.reason
+        if isinstance(e.reason, socket.gaierror):  # (name resolution: every request to the host fails alike)
+            host = urlsplit(url).hostname or url
+            raise NetError(f"cannot reach {_origin(url)}: the name {host} does not resolve ({reason})", "unresolved",
+                           str(reason)) from None
         raise NetError(f"cannot reach {_origin(url)} ({reason})", "unreachable", str(reason)) from None
     except (http.client.HTTPException, OSError, ValueError) as e:
         if deadline.fired:

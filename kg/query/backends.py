@@ -365,7 +365,7 @@ def query_endpoint(url: str, text: str, timeout: float = 60.0, max_bytes: int = 
         answer = net.request(url, method="POST", data=body, headers=headers, timeout=timeout,
                              max_bytes=max_bytes)
     except net.NetError as e:
-        if e.kind == "unreachable":
+        if e.kind in ("unreachable", "unresolved"):
             raise QueryError(f"{url}: the endpoint cannot be reached ({e.reason}); "
                              "check the URL and that the server runs") from None
         next_ = {"timeout": "raise --timeout or ask for less (LIMIT)",
