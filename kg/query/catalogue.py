@@ -4,8 +4,11 @@ columns, an example command), and the same as JSON."""
 from __future__ import annotations
 
 import shlex
+import sys
+import textwrap
 from typing import Any
 
+from .output import terminal_width
 from .stored import Param, StoredQuery
 
 
@@ -55,7 +58,26 @@ def describe_text(q: StoredQuery) -> str:
     return "\n".join(out) + "\n"
 
 
-def listing(queries: list[StoredQuery]) -> str:
-    """``kg queries``: one aligned line a query, its name and description."""
-    width = max((len(q.name) for q in queries), default=0)
-    return "".join(f"{q.name.ljust(width)}  {q.description}\n" for q in queries)
+NARROWEST = 30  # below this many columns beside the names, a description goes under its name
+
+
+def listing(queries: list[StoredQuery], width: int | None | str = "terminal") -> str:
+    """``kg queries``: each query's name and description, aligned; the descriptions wrapped at word boundaries to
+    ``width`` columns (by default the terminal's, when standard output is one; None: one line a query)."""
+    if width == "terminal":
+        width = terminal_width(sys.stdout)
+    names = max((len(q.name) for q in queries), default=0)
+    if not isinstance(width, int):
+        return "".join(f"{q.name.ljust(names)}  {q.description}\n" for q in queries)
+    beside = width - names - 2 >= NARROWEST
+    indent = " " * (names + 2 if beside else 4)
+    out = []
+    for q in queries:
+        lines = textwrap.wrap(q.description, max(width - len(indent), 1), break_long_words=False,
+                              break_on_hyphens=False) or [""]
+        if beside:
+            out.append(f"{q.name.ljust(names)}  {lines[0]}".rstrip())
+            out += [indent + line for line in lines[1:]]
+        else:
+            out += [q.name, *(indent + line for line in lines)]
+    return "\n".join(out) + "\n"
