@@ -14,7 +14,6 @@ from .. import __version__
 from . import build, discover, export, fetch, query, report, validate
 from .common import Command
 
-
 HELP_WIDTH = 120  # the widest help click writes on a wider terminal (its default is 80)
 
 

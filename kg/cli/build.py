@@ -12,6 +12,7 @@ import click
 from .. import api
 from ..rdf.ids import DEFAULT_BASE
 from ..resources import seeds_dir
+from ..workspace import found_above, sticky_options
 from .common import FORMAT_CHOICE, Command, Fail
 from .progress import Progress, wanted
 from .summary import build_summary, timings_line
@@ -23,11 +24,14 @@ from .summary import build_summary, timings_line
               "(a symlink is followed) is replaced atomically with the workspace graph and --store; '-', "
               "/dev/stdout, a FIFO or a character device is written in place, as a stream (not atomically).")
 @click.option("-f", "--format", "fmt", type=FORMAT_CHOICE, help="Output format (default: from -o, else turtle).")
-@click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI for every minted node.")
+@click.option("--base", help=f"Base IRI for every minted node [default: {DEFAULT_BASE}].")
 @click.option("--tools", "tools", multiple=True, type=click.Path(path_type=Path),
               help="An extra tool catalogue (JSON, the format of kg/data/tools.json); repeatable.")
 @click.option("--topics", "topics", type=click.Path(path_type=Path),
               help="Topic overrides: DOI -> topic ids (JSON object, or lines 'DOI<TAB>topic,topic').")
+@click.option("--defaults", "forget", is_flag=True,
+              help="Forget the --base, --tools and --topics kept from the last build (a build without them reuses "
+                   "them); those given now still apply.")
 @click.option("--validate", "validation", default="auto", show_default=True,
               help="auto (whole graph up to 1,000 records, else a sample of 1,000), full, sample:N or none.")
 @click.option("--allow-invalid", is_flag=True, help="Write the graph even when validation finds violations.")
@@ -49,10 +53,10 @@ from .summary import build_summary, timings_line
               help="Show each stage's progress on standard error (default: only when it is a terminal).")
 @click.option("--timings", is_flag=True, help="Also print the wall seconds of each stage (read, resolve, map, "
               "merge, validate, export, store).")
-def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str, tools: tuple[Path, ...],
-          topics: Path | None, validation: str, allow_invalid: bool, shapes: Path | None, store: Path | None,
-          strict: bool, jobs: int | None, cluster: str | None, parts: str | None, scratch: str | None, quiet: bool,
-          progress_flag: bool | None, timings: bool) -> None:
+def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: str | None,
+          tools: tuple[Path, ...], topics: Path | None, forget: bool, validation: str, allow_invalid: bool,
+          shapes: Path | None, store: Path | None, strict: bool, jobs: int | None, cluster: str | None,
+          parts: str | None, scratch: str | None, quiet: bool, progress_flag: bool | None, timings: bool) -> None:
     """Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input;
     default: seeds/).
 
@@ -60,6 +64,8 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     after validating the graph with the SHACL shapes. Every output is checked before the build starts
     and all are replaced together at its end: an interrupted or failed build leaves them as they were.
     One build at a time per workspace and per store folder.
+    --base, --tools and --topics stick: a later build without them reuses them (a note says so); give
+    one again to change it, or --defaults to drop them.
     Exit codes: 0 all records mapped, 1 some records skipped, 2 usage error or fatal input,
     3 the graph has violations (nothing written unless --allow-invalid), 130 interrupted.
 
@@ -72,6 +78,13 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     for name, where in (("--parts", parts), ("--scratch", scratch)):
         if where is not None and cluster is None:
             raise Fail(f"{name} goes with --cluster; add --cluster local:N or a scheduler address", 2)
+    base, tools, topics, kept = sticky_options(base, tools, topics, DEFAULT_BASE, forget)
+    if not quiet:
+        if (above := found_above()) is not None:
+            kept.insert(0, f"building into {above}, the workspace of a parent folder; make a .kg folder here or "
+                           "set KG_HOME to build elsewhere")
+        for note in kept:
+            click.echo(f"note: {note}", err=True)
     shown = wanted(progress_flag, quiet)
     with Progress(shown) as progress:
         try:

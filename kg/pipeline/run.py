@@ -26,7 +26,15 @@ from ..rdf.ids import DEFAULT_BASE, check_base
 from ..rdf.io import canonical_lines
 from ..rdf.nquads import count_triples
 from ..validate import ValidationReport, in_shards, validate_collected, validate_file, violation_message
-from ..workspace import drop_parts_pointer, inputs_note, point_at_parts, scratch_dir, workspace, write_inputs
+from ..workspace import (
+    drop_parts_pointer,
+    inputs_note,
+    options_record,
+    point_at_parts,
+    scratch_dir,
+    workspace,
+    write_inputs,
+)
 from .memory import BuildReport
 from .stream import StreamResult, build_stream
 from .tuning import Tuning
@@ -142,7 +150,7 @@ class _Run:
     def local(self, inputs: list[str]) -> tuple[Built, ValidationReport | None]:
         """The graph merged into the workspace graph (with workers, the sample validated while it is merged)."""
         o, plan = self.options, self.plan
-        note, manifest = inputs_note(plan, inputs)
+        note, manifest = inputs_note(plan, inputs, options_record(o.base, o.tools, o.topics))
         result = build_stream(spool(inputs, self.scratch), self.spec, self.scratch, jobs=self.jobs, strict=o.strict,
                               sample=o.sample_size(), on_problem=o.on_problem, on_progress=o.on_progress,
                               tuning=o.tuning)
@@ -201,7 +209,7 @@ class _Run:
             outputs.remove_dead(Path(folder.where).parent, f".{folder.name}.")
         tmp = folder.sibling(f".{folder.name}.building-{outputs._tag()}")
         try:
-            note, manifest = inputs_note(plan, inputs)
+            note, manifest = inputs_note(plan, inputs, options_record(o.base, o.tools, o.topics))
             given = spool(inputs, self.scratch, urls=False)
             work.make()
             result = engine.build(given, self.spec, o.tuning, work, tmp, o.strict, o.on_problem, o.sample_size(),
