@@ -136,7 +136,7 @@ def test_help_lists_every_command_with_its_whole_summary(monkeypatch: pytest.Mon
         wide = ctx.get_help()
     assert "  build     Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input; " \
            "default:\n            seeds/).\n  export" in wide
-    assert max(map(len, wide.splitlines())) == 118
+    assert 100 < max(map(len, wide.splitlines())) <= 120
 
 
 @pytest.mark.parametrize("columns", [60, 100])
