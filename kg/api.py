@@ -19,6 +19,8 @@ from .infra.workers import default_jobs
 from .pipeline import run as build_run
 from .pipeline.run import BuildOptions, Built
 from .query import run
+from .query.describe import Description
+from .query.describe import describe as described
 from .query.results import Answer, Cell, Results
 from .query.run import QuerySource
 from .rdf.io import is_canonical, read_graph_lines
@@ -132,6 +134,19 @@ def stats(graphs: Sequence[Path | str] | None = None, store: Path | None = None,
     return run.stats(QuerySource(graphs, store, endpoint, timeout=timeout, max_bytes=max_bytes,
                                  default_graphs=default_graphs, named_graphs=named_graphs,
                                  workspace=None if graphs or store or endpoint else workspace_source()))
+
+
+def describe(target: str, graphs: Sequence[Path | str] | None = None, store: Path | None = None) -> Description:
+    """``target`` (a DOI, tool:ID, topic:ID, a bare id or an IRI) described from the workspace graph, graph files
+    or an on-disk store (``kg.query.describe``)."""
+    from .query.backends import load_store, open_disk_store
+    if store is not None:
+        return described(target, open_disk_store(store))
+    src = list(graphs) if graphs else [workspace_source()]
+    for g in src:
+        if not parts.exists(g):
+            raise KgError(f"{g}: no graph here; run 'kg build' first or name a graph file")
+    return described(target, load_store(src))
 
 
 def fetch(dois: Iterable[str], from_files: Iterable[Path], out_dir: Path, *, cited_by: tuple[str, ...] = (),

@@ -11,7 +11,7 @@ import inspect
 import click
 
 from .. import __version__
-from . import build, discover, export, fetch, query, report, validate
+from . import build, describe, discover, export, fetch, query, report, validate
 from .common import Command
 
 HELP_WIDTH = 120  # the widest help click writes on a wider terminal (its default is 80)
@@ -52,5 +52,5 @@ def main() -> None:
 
 
 for _command in (build.build, validate.validate, export.export, query.query, query.stats, query.queries,
-                 discover.topics, discover.tools, fetch.fetch, report.report):
+                 discover.topics, discover.tools, describe.describe, fetch.fetch, report.report):
     main.add_command(_command)
