@@ -11,11 +11,12 @@ import click
 from .. import api
 from ..query.describe import Description
 from ..query.output import terminal_width
+from . import complete
 from .common import Command
 
 
 @click.command(cls=Command)
-@click.argument("target")
+@click.argument("target", shell_complete=complete.targets)
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
               help="Describe from these graph files (default: the workspace graph).")
 @click.option("--store", type=click.Path(path_type=Path), help="Describe from the store of 'kg build --store DIR'.")

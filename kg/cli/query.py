@@ -17,6 +17,7 @@ from ..query.output import FORMATS as RESULT_FORMATS
 from ..query.output import PAGE, answer_format, on_terminal, render, terminal_width, write
 from ..query.stored import find_query, stored_queries
 from ..workspace import fetch_command
+from . import complete
 from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 from .summary import queries_json, untitled_line
 
@@ -50,7 +51,7 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
 
 
 @click.command(cls=Command)
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete.query_names)
 @click.option("-e", "--expr", "text", help="Run this SPARQL text instead of a stored query ('-': read it from "
                                            "standard input).")
 @click.option("-g", "--graph", "graphs", multiple=True, type=click.Path(path_type=Path),
@@ -58,7 +59,8 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
                    "N-Quads/N-Triples, Turtle/TriG, JSON-LD or RDF/XML).")
 @click.option("--graph-format", type=FORMAT_CHOICE,
               help="The format of the --graph files (default: from their extensions; sniffed for '-').")
-@click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).")
+@click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).",
+              shell_complete=complete.query_params)
 @click.option("--store", type=click.Path(path_type=Path),
               help="Query the embedded store built by 'kg build --store DIR'.")
 @click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (http or https URL).")
