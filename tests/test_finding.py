@@ -135,7 +135,7 @@ def test_help_lists_every_command_with_its_whole_summary(monkeypatch: pytest.Mon
     with main.make_context("kg", [], resilient_parsing=True) as ctx:
         wide = ctx.get_help()
     assert "  build     Build the graph of Crossref records (files, folders, .jsonl, .gz, '-' for standard input; " \
-           "default:\n            seeds/).\n  export" in wide
+           "default:\n            seeds/).\n  describe" in wide
     assert 100 < max(map(len, wide.splitlines())) <= 120
 
 
