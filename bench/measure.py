@@ -2,7 +2,9 @@
 
 Every 50 ms the tree (the command and every process it starts, such as build workers) is sampled from
 /proc: the sum of the proportional set sizes (PSS: a page shared by n processes counts 1/n in each, so
-forked workers are not counted twice) and the RSS of the command's own process. The peaks are reported.
+forked workers are not counted twice), the RSS of the command's own process, and each process's own peak RSS
+(``VmHWM``, exact even between two samples), so the largest process's peak is known. The peaks are reported,
+with the tree's RSS over time (to attribute memory to the stages of ``kg build --timings``).
 Linux only.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -23,6 +25,9 @@ class Run:
     stdout: str
     stderr: str
     main_rss_mb: float = 0.0  # peak RSS of the command's own process
+    largest_mb: float = 0.0  # the largest peak RSS (VmHWM) of any one process of the tree
+    processes: list[tuple[int, str, float]] = field(default_factory=list)  # (pid, role, peak RSS MB), by pid
+    timeline: list[tuple[float, float]] = field(default_factory=list)  # (seconds, tree RSS MB) every sample
 
 
 def _children() -> dict[int, list[int]]:
@@ -58,14 +63,29 @@ def _rss_kb(pid: int) -> int:
     return _field_kb(f"/proc/{pid}/status", "VmRSS:")
 
 
-def tree_pss_kb(root: int) -> int:
+def _tree(root: int) -> list[int]:
     kids = _children()
-    total, todo = 0, [root]
+    out, todo = [], [root]
     while todo:
         pid = todo.pop()
-        total += _pss_kb(pid)
+        out.append(pid)
         todo.extend(kids.get(pid, ()))
-    return total
+    return out
+
+
+def tree_pss_kb(root: int) -> int:
+    return sum(_pss_kb(pid) for pid in _tree(root))
+
+
+def _role(pid: int, root: int) -> str:
+    """'main' for the command's own process, else 'worker' with the first words of its command line."""
+    if pid == root:
+        return "main"
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "worker"
+    return "worker " + " ".join(a.decode(errors="replace").rsplit("/", 1)[-1] for a in argv[:3] if a)[:60]
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = None,
@@ -74,6 +94,9 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = Non
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})}, cwd=cwd)
     peak = main = 0
+    hwm: dict[int, int] = {}
+    roles: dict[int, str] = {}
+    timeline: list[tuple[float, float]] = []
     out_chunks: list[str] = []
     err_chunks: list[str] = []
     import threading
@@ -87,8 +110,16 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = Non
     for t in threads:
         t.start()
     while proc.poll() is None:
-        peak = max(peak, tree_pss_kb(proc.pid))
+        pids = _tree(proc.pid)
+        peak = max(peak, sum(_pss_kb(pid) for pid in pids))
         main = max(main, _rss_kb(proc.pid))
+        rss = 0
+        for pid in pids:  # VmHWM: the process's own peak RSS, exact between two samples
+            hwm[pid] = max(hwm.get(pid, 0), _field_kb(f"/proc/{pid}/status", "VmHWM:"))
+            rss += _rss_kb(pid)
+            if pid not in roles:
+                roles[pid] = _role(pid, proc.pid)
+        timeline.append((time.perf_counter() - started, rss / 1024))
         if timeout is not None and time.perf_counter() - started > timeout:
             proc.kill()
             break
@@ -97,4 +128,6 @@ def run(cmd: list[str], env: dict[str, str] | None = None, cwd: str | None = Non
     seconds = time.perf_counter() - started
     for t in threads:
         t.join()
-    return Run(seconds, peak / 1024, proc.returncode, "".join(out_chunks), "".join(err_chunks), main / 1024)
+    processes = [(pid, roles.get(pid, "worker"), kb / 1024) for pid, kb in sorted(hwm.items())]
+    return Run(seconds, peak / 1024, proc.returncode, "".join(out_chunks), "".join(err_chunks), main / 1024,
+               max((p[2] for p in processes), default=0.0), processes, timeline)

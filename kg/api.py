@@ -16,6 +16,7 @@ from .infra import parts
 from .infra.location import Location
 from .infra.net import DEFAULT_MAX_BYTES
 from .infra.workers import default_jobs
+from .map.context import ContextSpec
 from .pipeline import run as build_run
 from .pipeline.run import BuildOptions, Built
 from .query import run
@@ -33,6 +34,11 @@ def build(inputs: list[str], options: BuildOptions) -> tuple[Built, ValidationRe
     """Build the graph of ``inputs`` as ``options`` say, validate it, and write the workspace graph and, if asked,
     an export and the on-disk store, all together or none (``kg.pipeline.run.build``); the validation report."""
     return build_run.build(inputs, options)
+
+
+def check_context(base: str, tools: Sequence[Path], topics: Path | None) -> None:
+    """Fail now (a one-line error) on a bad base IRI, tool catalogue or topic overrides."""
+    ContextSpec(base, tuple(tools) or None, topics).create()
 
 
 def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = None, jobs: int = 1,

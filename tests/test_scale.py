@@ -169,7 +169,9 @@ def test_the_sample_to_validate_is_gathered_by_the_workers_as_the_merged_graph_w
     runs: the same lines as filtering the merged graph (the sampled graphs, the tools and topics graphs, the
     knowledge-graph lines about the IRIs the sampled records use, the facts about those and their subjects)."""
     result = build_stream(corpus, ContextSpec(), tmp_path / "scratch", jobs=2, sample=15)
-    gathered = result.sample_lines()
+    n = result.write_sample(tmp_path / "sample.nq")
+    gathered = (tmp_path / "sample.nq").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert n == len(gathered) and not result.sampled  # (the sampled runs were merged into the file)
     fgraph, kgraph, tgraph, sgraph = sorted(SHARED_GRAPHS)
     kept, knowledge, facts, used, subjects = [], [], [], set(), set()
     for line in result.lines():

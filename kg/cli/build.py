@@ -79,6 +79,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
         if where is not None and cluster is None:
             raise Fail(f"{name} goes with --cluster; add --cluster local:N or a scheduler address", 2)
     base, tools, topics, kept = sticky_options(base, tools, topics, DEFAULT_BASE, forget)
+    api.check_context(base, tools, topics)  # (a bad one fails before the notes say it is kept)
     if not quiet:
         if (above := found_above()) is not None:
             kept.insert(0, f"building into {above}, the workspace of a parent folder; make a .kg folder here or "

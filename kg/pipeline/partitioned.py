@@ -482,7 +482,10 @@ def map_file(plan: Plan, f: int, size: int) -> Done:
         for c, chunk in enumerate(kept_chunks):
             answer = stream.map_chunk(ctx, lookup, work / "runs", plan.sample, f << 20 | c, chunk)
             records += answer.records
-            sampled.extend(answer.sampled)
+            if answer.sampled is not None:
+                with open(answer.sampled, encoding="utf-8", newline="\n") as fh:
+                    sampled.extend(fh)
+                answer.sampled.unlink()
             fact_rows.extend(answer.fact_rows)
             chunk_runs.append(answer.run)
             merge_shared(used, answer.used)

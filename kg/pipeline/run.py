@@ -160,23 +160,22 @@ class _Run:
         report = None
         t = time.perf_counter()
         checked = o.validation != "none"
-        sample_lines = result.sample_lines() if checked and result.sample is not None else None
-        whole = checked and sample_lines is None  # validate every line: gather them as they are written
+        sample_file = self.scratch / "sample.nq"
+        n_sample = result.write_sample(sample_file) if checked and result.sample is not None else None
+        whole = checked and n_sample is None  # validate every line: gather them as they are written
         every_line: list[str] = []
+        sample_lines: list[str] | None = None
         with ExitStack() as stack:
             early = None  # with workers, the sample is validated while the graph is merged
             sharding = o.tuning.sharding
-            if sample_lines is not None and self.jobs > 1 and in_shards(len(sample_lines), sharding) \
-                    and forking_works():
-                # the lines reach it in a file, and this process lets go of them: inherited, they would be held
-                # twice (touching an object copies its page)
-                sample_file = self.scratch / "sample.nq"
-                with open(sample_file, "w", encoding="utf-8", newline="\n") as out:
-                    out.writelines(sample_lines)
-                sample_lines = None
-                result.sampled.clear()
-                early = stack.enter_context(Forked(validate_file, sample_file, result.shared_graphs, o.shapes,
-                                                   self.jobs, sharding, reports=o.on_progress is not None))
+            if n_sample is not None:
+                if self.jobs > 1 and in_shards(n_sample, sharding) and forking_works():
+                    # the lines reach it in a file: this process never holds them (the child inherits nothing big)
+                    early = stack.enter_context(Forked(validate_file, sample_file, result.shared_graphs, o.shapes,
+                                                       self.jobs, sharding, reports=o.on_progress is not None))
+                else:
+                    with open(sample_file, encoding="utf-8", newline="\n") as fh:
+                        sample_lines = fh.readlines()
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
                 validated = _merge(result, fh, built, every_line if whole else None, o.on_progress, early)
             faults.reached("graph")

@@ -60,7 +60,7 @@ class StreamResult:
     works: int = 0
     sample: set[str] | None = None  # graph IRIs of the sampled records (None: every record)
     shared_graphs: set[str] = field(default_factory=set)
-    sampled: list[str] = field(default_factory=list)  # the lines of the sampled records' graphs
+    sampled: list[Path] = field(default_factory=list)  # sorted runs of the lines of the sampled records' graphs
     knowledge_runs: list[Path] = field(default_factory=list)  # the runs of the knowledge, tools and topics graphs
     resolve_parts: int = 1  # the partitions resolution ran in (1: in the driver process)
 
@@ -72,16 +72,30 @@ class StreamResult:
         """The same lines as UTF-8 bytes, in blocks of whole lines (what the writer of the workspace graph takes)."""
         return merge_blocks(self.runs, self.scratch, most=self.tuning.fan_in, external=self.tuning.external_sort)
 
-    def sample_lines(self) -> list[str]:
-        """What validating the sample needs, sorted: the sampled records' graphs, the tools and topics graphs,
-        the knowledge-graph lines about the IRIs the sampled records use and the facts about those and their
-        subjects. Call it before merging the runs (a merge in rounds removes the runs it merges)."""
-        wanted = SampleFilter(self.sampled, self.shared_graphs)
-        extra: set[str] = set()
-        for run in self.knowledge_runs:
-            with open(run, encoding="utf-8", newline="\n") as fh:
-                extra.update(line for line in fh if wanted(line))
-        return sorted(extra.union(self.sampled))
+    def write_sample(self, out: Path) -> int:
+        """Write what validating the sample needs, sorted and unique, into ``out`` and return its number of
+        lines: the sampled records' graphs, the tools and topics graphs, the knowledge-graph lines about the IRIs
+        the sampled records use and the facts about those and their subjects. The lines go from run files to
+        run files (this process holds the sample's IRIs, not its lines). Call it before merging the runs (a merge
+        in rounds removes the runs it merges)."""
+        wanted = SampleFilter(_lines_of(self.sampled), self.shared_graphs)
+        picked = []
+        for i, run in enumerate(self.knowledge_runs):  # (a run is sorted: so are the lines picked from it)
+            picked.append(self.scratch / f"{out.name}.shared-{i:05d}")
+            with open(run, encoding="utf-8", newline="\n") as src, \
+                    open(picked[-1], "w", encoding="utf-8", newline="\n", buffering=1 << 16) as fh:
+                fh.writelines(line for line in src if wanted(line))
+        merge_into([*self.sampled, *picked], out, self.tuning.fan_in, self.tuning.external_sort)
+        self.sampled.clear()  # (merge_into removed them)
+        with open(out, "rb") as fh:
+            return sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
+
+
+def _lines_of(paths: Iterable[Path]) -> Iterator[str]:
+    """The lines of the files, one file after the other."""
+    for path in paths:
+        with open(path, encoding="utf-8", newline="\n") as fh:
+            yield from fh
 
 
 class SampleFilter:
@@ -89,10 +103,15 @@ class SampleFilter:
     topics graphs, the knowledge-graph lines about the IRIs they use, the facts about those and their subjects.
     A plain value, sent to the workers of a cluster build."""
 
-    def __init__(self, sampled: list[str], shared_graphs: set[str]) -> None:
+    def __init__(self, sampled: Iterable[str], shared_graphs: set[str]) -> None:
         self.graphs = tuple(sorted(shared_graphs))
-        self.used = {o for _s, _p, o, _g in map(split_quad, sampled) if o.startswith("<")}
-        self.about = self.used.union(s for s, _p, _o, _g in map(split_quad, sampled))  # (facts are on references too)
+        self.used: set[str] = set()
+        subjects: set[str] = set()
+        for s, _p, o, _g in map(split_quad, sampled):
+            subjects.add(s)
+            if o.startswith("<"):
+                self.used.add(o)
+        self.about = self.used | subjects  # (facts are on references too)
 
     def __call__(self, line: str) -> bool:
         fgraph, kgraph, tgraph, sgraph = self.graphs
@@ -129,7 +148,7 @@ class MappedChunk:
     run: Path
     records: int
     used: Used
-    sampled: list[str]
+    sampled: Path | None  # the run of the lines of the chunk's records in the validation sample
     fact_rows: list[str]
 
 
@@ -210,9 +229,10 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
         start = len(lines)
         lines.extend(quads(map_work(work, ctx, enriched.knowledge), graph))
         if graph in sample:
-            sampled.extend(set(lines[start:]))
+            sampled.extend(lines[start:])
     run = write_run(lines, runs / f"map-{chunk_no:07d}.nq")
-    return MappedChunk(run, mapped, used, sampled, list(facts.rows(lines)))
+    sample_run = write_run(sampled, runs / f"sample-{chunk_no:07d}.nq") if sampled else None
+    return MappedChunk(run, mapped, used, sample_run, list(facts.rows(lines)))
 
 
 # ---------------------------------------------------------------- driver
@@ -341,7 +361,8 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
         tasks = enumerate(chunks(kept_items(_numbered(inputs, None, tuning.stream_above), kept),
                                   run_records(len(kept), width, tuning)))
         for answer in _run(pool, _map, tasks, jobs):
-            result.sampled.extend(answer.sampled)
+            if answer.sampled is not None:
+                result.sampled.append(answer.sampled)
             fact_rows.extend(answer.fact_rows)
             runs.append(answer.run)
             faults.reached("map")
