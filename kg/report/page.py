@@ -285,10 +285,10 @@ class Page:
         used = [cat for cat in c.categories if any(t.category == cat for t in top)]
         body += svg.legend([(cat, self.cat_colour[cat]) for cat in used]) + more(len(top), len(ranked), "tools")
         most = ranked[: TOP["tools_years"]]
-        body += ("<h3>Most-cited tools over the years</h3><p class=\"key\">The share of each year's input works that "
-                 f"cite the tool, for the {len(most)} most-cited tools ({e(', '.join(t.name for t in most))}; the tools "
-                 "cited by both sides of a topic pair are drawn with its matrix); a point's tooltip gives the counts."
-                 "</p>" + self._adoption(most))
+        body += ("<h3>Most-cited tools over the years</h3><p class=\"key\">The share of each year's input works "
+                 f"that cite the tool, for the {len(most)} most-cited tools ({e(', '.join(t.name for t in most))}; "
+                 "the tools cited by both sides of a topic pair are drawn with its matrix); a point's tooltip gives "
+                 "the counts.</p>" + self._adoption(most))
         cat_works: Counter[str] = Counter()
         cat_tools: Counter[str] = Counter()
         for t in ranked:
