@@ -222,8 +222,11 @@ def untitled_label(cited: str, texts: list[str]) -> str:
     it that gives an author and a year says (parsed as the build parses references), else its DOI (else the start
     of a reference's text, else its IRI); ``texts``: the citing references' texts, in the query's order.
 
-    >>> untitled_label("https://doi.org/10.1/x", ["Size Zheng, Renze Chen. Amos: mapping. In ISCA, 2022."])
+    >>> untitled_label("https://doi.org/10.1/x", ["https://doi.org/10.1/x", "Size Zheng, Renze Chen, and Yun Liang. "
+    ...                "Amos: enabling automatic mapping for tensor computations. In ISCA, pages 874--887, 2022."])
     'Zheng et al. 2022, ISCA'
+    >>> untitled_label("https://doi.org/10.1/x", ["https://doi.org/10.1/x"])
+    '10.1/x'
     """
     from ..refs.fields import family_name
     from ..refs.parse import parse_text
@@ -269,7 +272,7 @@ def _pairs(src: ReportSource, works: dict[str, WorkRow], citations: list[dict[st
     families = present(1)
     default = make(*DEFAULT_PAIR) if all(f in by_concept for f in DEFAULT_PAIR) else None
     out: list[Pair] = []
-    note = ""
+    note, topics = "", families
     if default is not None and default.papers_a and default.papers_b:
         out.append(default)
     else:
@@ -291,7 +294,7 @@ def _pairs(src: ReportSource, works: dict[str, WorkRow], citations: list[dict[st
         else:
             note = f"In this corpus {empty}, and no two topic families have papers: there is no pair to cross."
     wanted = [(p.a, p.b) for p in out]
-    for a, b in combinations(families[:4], 2):
+    for a, b in combinations((topics if note else families)[:4], 2):  # (a fallback: more pairs of its level)
         if len(wanted) >= most:
             break
         if (a, b) not in wanted and (b, a) not in wanted:
