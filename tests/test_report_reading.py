@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from test_report import ROOT, Seed, report, seed  # noqa: F401 - the module fixtures
 
 from kg.refs.topics import concepts
-from kg.report.data import WorkRow, _pairs
+from kg.report.data import DEFAULT_PAIR, WorkRow, _pairs
 
 # the real Crossref samples that are life science or physics (tests/data/samples/SOURCES.md): no computing paper
 NON_COMPUTING = ("article_elife.01567.json", "article_esmoopen-2020-000776.json", "article_ijo_00000353.json",
@@ -180,6 +180,12 @@ def test_the_fallback_pair_shares_the_most_tools_then_has_the_most_papers() -> N
                     "papers of Compilers and code generation, so the matrix shows first the pair of topics one level "
                     "below the families present whose papers cite the most tools in common (1 tool): Performance and "
                     "workload characterisation (1 paper) × Profiling and tracing (1 paper).")
+    # more families than are tried: the largest, and the note says so
+    seven = sorted(c.id for c in by_concept.values() if c.depth == 1 and c.id not in DEFAULT_PAIR)[:7]
+    src, works, citations = _fake({f: [f"10.1/{f}-{i}" for i in range(10 - k)] for k, f in enumerate(seven)}, {})
+    pairs, note = _pairs(src, works, citations, by_concept)  # type: ignore[arg-type]
+    assert (pairs[0].a, pairs[0].b) == (seven[0], seven[1])
+    assert "the pair of topic families present (the 6 largest) whose smaller side has the most papers" in note
     # nothing to cross
     src, works, citations = _fake({"medicine": ["10.1/m1"]}, {})
     pairs, note = _pairs(src, works, citations, by_concept)  # type: ignore[arg-type]

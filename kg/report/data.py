@@ -276,17 +276,17 @@ def _pairs(src: ReportSource, works: dict[str, WorkRow], citations: list[dict[st
     if default is not None and default.papers_a and default.papers_b:
         out.append(default)
     else:
-        level, topics = "topic families", families[:FALLBACK_FAMILIES]
-        if len(topics) < 2:
-            level = "topics one level below the families"
-            topics = present(2)[:FALLBACK_FAMILIES]
+        level, candidates = "topic families", families
+        if len(candidates) < 2:
+            level, candidates = "topics one level below the families", present(2)
+        topics = candidates[:FALLBACK_FAMILIES]
         tried = [make(a, b) for a, b in combinations(topics, 2)]
         empty = (f"the default pair ({_label(DEFAULT_PAIR[0], by_concept)} × {_label(DEFAULT_PAIR[1], by_concept)}) "
                  f"has {_sides(default)}" if default is not None else "the default pair is not in the topic scheme")
         if tried:
             best = sorted(tried, key=lambda p: (-len(p.both), -min(len(p.papers_a), len(p.papers_b))))[0]
             out.append(best)
-            among = f"{level} present" + (f" (the {len(topics)} largest)" if len(topics) == FALLBACK_FAMILIES else "")
+            among = f"{level} present" + (f" (the {len(topics)} largest)" if len(candidates) > len(topics) else "")
             why = (f"whose papers cite the most tools in common ({_n(best.both, 'tool')})" if best.both else
                    "whose smaller side has the most papers (no pair of them has a tool cited by both sides)")
             note = (f"In this corpus {empty}, so the matrix shows first the pair of {among} {why}: {best.label_a} "
@@ -331,9 +331,8 @@ def _n(items: list[str], what: str) -> str:
     return f"{len(items):,} {what}{'' if len(items) == 1 else 's'}"
 
 
-def _sides(p: Pair | None) -> str:
+def _sides(p: Pair) -> str:
     """What the sides of an empty pair hold: 'no papers on either side', 'no papers of Compilers ...'."""
-    assert p is not None
     if not p.papers_a and not p.papers_b:
         return "no papers on either side"
     return f"no papers of {p.label_b if p.papers_a else p.label_a}"
