@@ -162,7 +162,7 @@ def test_every_tool_cited_has_an_anchor_listing_its_citing_works(seed: Seed, rep
     assert len(tools) < 150  # the seeds: every tool is anchored
     for t in tools:
         anchor = re.escape(tool_key(t["tool_iri"]))
-        m = re.search(rf'<section class="tool" id="tool-{anchor}">(.*?)</section>', text, re.S)
+        m = re.search(rf'<details class="tool" id="tool-{anchor}">(.*?)</details>', text, re.S)
         assert m, t["tool"]
         citing = seed.csv("works-citing", "-p", f"target={t['tool_iri']}")
         assert len(re.findall(r"<li>", m.group(1))) == len({r["citing"] for r in citing})

@@ -87,6 +87,30 @@ def test_tables_sort_and_the_pair_selector_switches(browser: Chromium, report: t
     assert browser.errors() == []
 
 
+def test_the_works_come_soon_after_the_folded_tool_lists(browser: Chromium, report: tuple) -> None:  # noqa: F811
+    """The per-tool lists take one line until opened (opened, they are thousands of pixels); a link to a tool opens
+    its list; the matrix's paper heads show whole (nothing clipped)."""
+    out, _text, _ = report
+    browser.open(out)
+    top = "(s => document.querySelector(s).getBoundingClientRect().top + window.scrollY)"
+    folded = _box(browser, "#tools-each")
+    assert folded and folded["h"] < 40, folded
+    gap = browser.evaluate(f"{top}('#works') - {top}('#tools-each')")
+    assert gap < 120, gap
+    browser.evaluate("document.getElementById('tools-each').open = true")
+    assert _box(browser, "#tools-each")["h"] > 1000
+    browser.evaluate("document.getElementById('tools-each').open = false")
+    assert browser.evaluate("document.getElementById('tool-pytorch').open") is False
+    browser.evaluate("location.hash = '#tool-pytorch'")
+    assert browser.evaluate("[document.getElementById('tools-each').open, document.getElementById('tool-pytorch').open]"
+                            ) == [True, True]
+    heads = browser.evaluate("Array.from(document.querySelectorAll('#matrix-performance-analysis--compilers th.paper "
+                             "div')).map(d => [d.scrollHeight - d.clientHeight, d.scrollWidth - d.clientWidth, "
+                             "d.getBoundingClientRect().width <= d.parentElement.getBoundingClientRect().width])")
+    assert len(heads) == 4 and all(h == [0, 0, True] for h in heads), heads
+    assert browser.errors() == []
+
+
 def test_it_prints(browser: Chromium, report: tuple) -> None:  # noqa: F811
     out, _text, _ = report
     browser.open(out)

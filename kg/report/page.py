@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from ..validate import ValidationReport
 
 # how much of each list the page shows (the rest is counted: "and N more"); the file stays a few MB at scale
-TOP = {"tools_chart": 30, "tools_years": 8, "tool_anchors": 150, "tool_citing": 25, "matrix_tools": 40,
-       "matrix_papers": 30, "works": 500, "net_tools": 60, "net_citation": 45, "net_coupling": 70,
+TOP = {"tools_chart": 30, "tools_years": 8, "pair_years": 12, "tool_anchors": 150, "tool_citing": 25,
+       "matrix_tools": 40, "matrix_papers": 30, "works": 500, "net_tools": 60, "net_citation": 45, "net_coupling": 70,
        "topic_evidence": 300, "unresolved": 200, "candidates": 50, "untitled": 100, "validation": 20, "evidence": 1500}
 
 
@@ -162,13 +162,16 @@ class Page:
     def headline(self) -> str:
         c = self.c
         if not c.pairs:
-            return section("headline", "Tools × papers", "No topic families with works: nothing to cross.", [], "")
+            return section("headline", "Tools × papers", "No topic families with works: nothing to cross.", [],
+                           f'<p class="note" id="pair-note">{e(c.pair_note)}</p>' if c.pair_note else "")
         opts = "".join(f'<option value="{e(p.id)}">{e(p.label_a)} × {e(p.label_b)}</option>' for p in c.pairs)
         body = (f'<div class="pairpick"><label for="pair">Topic pair: </label><select id="pair">{opts}</select></div>'
                 '<p class="key">A row per tool, a column per paper of each side (its primary topic in the family). '
                 'A dot is a reference of that paper citing that tool: a coloured dot links to the reference and how '
                 'the tool was recognised, a grey dot to the tool. <span class="both">Highlighted</span> rows: tools '
                 'cited by a paper of each side.</p>')
+        if c.pair_note:
+            body = f'<p class="note" id="pair-note">{e(c.pair_note)}</p>' + body
         for p in c.pairs:
             body += self._matrix(p)
         p0 = c.pairs[0]
@@ -210,8 +213,7 @@ class Page:
         def paper_head(doi: str) -> str:
             w = c.works.get(doi)
             title = w.title if w and w.title else doi
-            return (f'<th class="paper" title="{e(title)}"><div><a href="#{work_key(doi)}">'
-                    f'{e(title if len(title) <= 40 else title[:39] + "…")}</a></div></th>')
+            return f'<th class="paper" title="{e(title)}"><div><a href="#{work_key(doi)}">{e(title)}</a></div></th>'
 
         head2 = '<tr><th class="tool">Tool</th>' + "".join(paper_head(d) for d in pa) + '<th class="gap"></th>' + \
             "".join(paper_head(d) for d in pb) + "</tr>"
@@ -249,7 +251,20 @@ class Page:
         cmd = commands(self.src.command("tools-cited-by-profiling-and-compiler", p.params))
         return (f'<div class="pair" id="pair-{e(p.id)}"><h3>{e(p.label_a)} × {e(p.label_b)}</h3>{cmd}'
                 f"<p>Cited by both sides: <b>{len(both)}</b> tool{'s' if len(both) != 1 else ''} ({e(both_names)}).</p>"
-                f"{table}{note}{ev}</div>")
+                f"{table}{note}{ev}{self._pair_years(p)}</div>")
+
+    def _pair_years(self, p: Pair) -> str:
+        """The tools cited by both sides of a pair over the years (tools-by-year), the most cited first."""
+        both = [t for t in self.c.tools.values() if t.iri in set(p.both)]  # (most cited first)
+        shown = both[: TOP["pair_years"]]
+        if not shown:  # (the line above the matrix says so)
+            return ""
+        return (f"<h4>The {len(both)} tool{'s' if len(both) != 1 else ''} cited by both sides over the years</h4>"
+                + '<p class="key">The share of each year\'s input works (of the whole corpus) that cite the '
+                f"tool, for {'the' if len(shown) == len(both) else f'the {len(shown)} most cited of the'} tools "
+                f"cited by both {e(p.label_a)} and {e(p.label_b)}; a point's tooltip gives the counts.</p>"
+                + commands(self.src.command("tools-by-year")) + self._adoption(shown, name="pair-years")
+                + more(len(shown), len(both), "tools cited by both sides"))
 
     def _all_matrix_tools(self, p: Pair) -> set[str]:
         out = {r.tool_iri for r in p.rows}
@@ -269,7 +284,11 @@ class Page:
             name="tools-chart")
         used = [cat for cat in c.categories if any(t.category == cat for t in top)]
         body += svg.legend([(cat, self.cat_colour[cat]) for cat in used]) + more(len(top), len(ranked), "tools")
-        body += self._adoption(ranked[: TOP["tools_years"]])
+        most = ranked[: TOP["tools_years"]]
+        body += ("<h3>Most-cited tools over the years</h3><p class=\"key\">The share of each year's input works "
+                 f"that cite the tool, for the {len(most)} most-cited tools ({e(', '.join(t.name for t in most))}; "
+                 "the tools cited by both sides of a topic pair are drawn with its matrix); a point's tooltip gives "
+                 "the counts.</p>" + self._adoption(most))
         cat_works: Counter[str] = Counter()
         cat_tools: Counter[str] = Counter()
         for t in ranked:
@@ -286,17 +305,21 @@ class Page:
                  "(line width: papers citing both), sized by citing papers, coloured by category; "
                  "a node links to the tool.</p>" +
                  svg.network(shown, self.cat_colour) + more(len(shown.nodes), len(net.nodes), "tools in the network"))
-        body += '<h3>Each tool</h3><div class="tools-list">'
+        # folded: a line for all of them, and a line a tool when opened (a link to a tool opens both)
+        n = len(self.anchored)
+        body += ('<h3>Each tool</h3><details class="tools-list" id="tools-each"><summary>The works citing each of '
+                 f'the {n:,} {"most-cited " if n < len(ranked) else ""}tool{"s" if n != 1 else ""} (open a tool for '
+                 "its citing works and how it was recognised)</summary>")
         for iri in self.anchored:
             body += self._tool(c.tools[iri])
-        body += "</div>" + more(len(self.anchored), len(ranked), "tools (kg query tools lists them all)")
+        body += "</details>" + more(n, len(ranked), "tools (kg query tools lists them all)")
         return section("tools", "Tools", "The software the corpus cites: most cited, by category, cited together, "
                        "and by whom.", [self.src.command("tools"), self.src.command("tools-by-year"),
                                         self.src.command("tool-citations")], body)
 
-    def _adoption(self, top: list[ToolRow]) -> str:
-        """The most-cited tools over the years: each year's share of the input works citing the tool (tools-by-year),
-        every year from the first to the last, a year without works left out of the line."""
+    def _adoption(self, top: list[ToolRow], name: str = "adoption") -> str:
+        """Tools over the years: each year's share of the input works citing the tool (tools-by-year), every year
+        from the first to the last, a year without works left out of the line; the chart and its legend."""
         rows = self.c.tool_years
         known = sorted({int(r["year"]) for r in rows if r["year"].isdigit()})
         years = [str(y) for y in range(known[0], known[-1] + 1)] if known else []
@@ -315,9 +338,7 @@ class Page:
                 tips.append(f"{t.name}, {y}: {r['citing_works']} of {r['works']} works ({r['share']})" if r else
                             f"{t.name}, {y}: 0 of {works.get(y, 0)} works")
             series.append((t.name, values, colour[t.name], tips))
-        return ("<h3>Most-cited tools over the years</h3><p class=\"key\">The share of each year's input works that "
-                "cite the tool (a point's tooltip gives the counts).</p>" + svg.lines(years, series, name="adoption")
-                + svg.legend([(t.name, colour[t.name]) for t in top]))
+        return svg.lines(years, series, name=name) + svg.legend([(t.name, colour[t.name]) for t in top])
 
     def cocitation(self) -> Network:
         c = self.c
@@ -341,11 +362,11 @@ class Page:
                     h += f" ({how.method}, score {how.score})"
                 hows.append(h)
             items.append(f"<li>{work_link(self.c, doi)} — {e('; '.join(hows))}</li>")
-        return (f'<section class="tool" id="tool-{e(t.key)}"><h4>{e(t.name)} <small>{e(t.category)} · '
+        return (f'<details class="tool" id="tool-{e(t.key)}"><summary><b>{e(t.name)}</b> <small>{e(t.category)} · '
                 f'{t.citing_works:,} citing work{"s" if t.citing_works != 1 else ""}, {t.references:,} '
-                f'reference{"s" if t.references != 1 else ""}</small></h4>'
+                f'reference{"s" if t.references != 1 else ""}</small></summary>'
                 f'{commands(self.src.command("works-citing", {"target": t.iri}))}'
-                f'<ul class="cites">{"".join(items)}</ul>{more(len(items), len(t.citing), "citing works")}</section>')
+                f'<ul class="cites">{"".join(items)}</ul>{more(len(items), len(t.citing), "citing works")}</details>')
 
     # ------------------------------------------------------------------ works
 
@@ -423,7 +444,7 @@ class Page:
                 w = c.works.get(doi)
                 net.nodes[doi] = Node(doi, (w.title if w and w.title else doi), big, "input work", f"#{work_key(doi)}")
         for cited in top:
-            title = c.cited_title.get(cited) or cited.replace(DOI_RESOLVER, "")
+            title = c.cited_title.get(cited) or c.cited_label.get(cited) or cited.replace(DOI_RESOLVER, "")
             net.nodes[cited] = Node(cited, title, counts[cited], "cited work")
             for doi in c.cited_by.get(cited, ()):
                 if doi in inputs:

@@ -1,5 +1,6 @@
 "use strict";
-// The report's only script: sortable tables and the topic-pair selector. No network, no libraries.
+// The report's only script: sortable tables, the topic-pair selector, and folded lists that open when a link
+// points into them. No network, no libraries.
 (function () {
   function cellValue(row, i, numeric) {
     var c = row.cells[i];
@@ -33,4 +34,17 @@
     pick.addEventListener("change", show);
     show();
   }
+  // a link to something inside a folded list (a tool, a piece of evidence) opens the list and the thing itself
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id ? document.getElementById(id) : null;
+    if (!el) { return; }
+    var folded = false;
+    for (var d = el; d; d = d.parentElement) {
+      if (d.tagName === "DETAILS" && !d.open) { d.open = true; folded = true; }
+    }
+    if (folded) { el.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
 }());
