@@ -12,6 +12,7 @@ from rdflib.term import Node
 
 if TYPE_CHECKING:
     from .data import Hit
+    from .words import Node
     from .sparql import RawResult
 
 SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}
@@ -36,6 +37,8 @@ class ValidationReport:
     conforms: bool
     results: list[Result]
     _graph: "Graph | Callable[[], Graph]" = field(repr=False)
+    # the focus nodes' names and records (``kg.validate.words.nodes_of``), where the graph's lines were at hand
+    nodes: "dict[str, Node]" = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def graph(self) -> Graph:
