@@ -674,7 +674,7 @@ def test_graph_format_overrides_the_extension(works: Path, tmp_path: Path) -> No
     assert kg("export", str(data), "--graph-format", "turtle", "-f", "nt").stdout == nt
     assert kg("export", str(data), "-f", "nt").exit_code == 2
     report = kg("validate", str(works))
-    assert report.exit_code == 1 and "does not conform: 10 violations" in report.stdout
+    assert report.exit_code == 1 and "invalid: 10 violations: " in report.stdout
     same = kg("validate", str(data), "--graph-format", "turtle")
     assert (same.exit_code, same.stdout) == (1, report.stdout)
     assert kg("validate", str(data)).exit_code == 2

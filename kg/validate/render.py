@@ -37,7 +37,7 @@ def render_text(report: ValidationReport, threshold: str, words: Words = Words()
     lines = []
     for group in grouped(report.at_or_above(threshold), words):
         lines.extend(_group(group, report.nodes, words, width))
-    lines.append(summary(report, words) + _hidden(report, threshold))
+    lines.extend(_wrap(summary(report, words) + _hidden(report, threshold), width, "", "  "))
     return "\n".join(lines) + "\n"
 
 
@@ -46,7 +46,7 @@ def _group(group: Group, nodes: dict[str, Node], words: Words, width: int | None
     by record, names only, when the results differ in nothing else; else one result a line."""
     rs = group.results
     where = short(group.shape) + (f" {short(group.path)}" if group.path else "")
-    out = [f"{group.severity} {where}: {words.phrase(rs[0], len(rs))}"]
+    out = [f"{group.severity} {where}: {words.phrase(rs[0], len(rs), where=False)}"]
     same = len({r.message for r in rs}) == 1
     if same:
         out.extend(_wrap(rs[0].message, width, "  ", "  "))

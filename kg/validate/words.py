@@ -62,14 +62,15 @@ class Words:
                 return p.template
         return None
 
-    def phrase(self, r: Result, n: int) -> str:
-        """``3 persons without an ORCID iD``; ``3 results of kgsh:PersonShape frapo:hasORCID`` when the shape
-        does not say."""
+    def phrase(self, r: Result, n: int, where: bool = True) -> str:
+        """``3 persons without an ORCID iD``; when the shape does not say, ``3 results`` (``where``: ``3 on
+        kgsh:PersonShape frapo:hasORCID``)."""
         if (t := self.template(r)) is not None:
             return counted(t, n)
+        if not where:
+            return f"{n} result{'s' if n != 1 else ''}"
         from .render import short
-        on = short(r.shape) + (f" {short(r.path)}" if r.path else "")
-        return f"{n} result{'s' if n != 1 else ''} of {on}"
+        return f"{n} on {short(r.shape)}" + (f" {short(r.path)}" if r.path else "")
 
 
 def words_of(shapes: Graph) -> Words:
