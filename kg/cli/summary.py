@@ -12,8 +12,8 @@ from ..infra.text import plural
 from ..query.catalogue import described
 from ..query.stored import StoredQuery
 from ..rdf.ids import DOI_RESOLVER
-from ..validate.words import Words
 from ..validate import ValidationReport, render_json, render_text, render_turtle, see_all, shape_words, summary
+from ..validate.words import NO_WORDS
 
 if TYPE_CHECKING:  # (names for the type hints only: the report's modules are not read at start-up)
     from ..api import Fetched
@@ -36,7 +36,7 @@ def build_summary(built: Built, validation: ValidationReport | None, seconds: fl
             f"in {seconds:.2f} s -> {to}")
     if validation is None:
         return text
-    verdict = summary(validation, shape_words(shapes) if validation.results else Words())
+    verdict = summary(validation, shape_words(shapes) if validation.results else NO_WORDS)
     hint = f"kg validate --severity {see_all(validation) or 'violation'} lists them"
     return text + f"\nvalidation: {verdict}" + ("" if not validation.results else f"; {hint}")
 
@@ -54,7 +54,7 @@ def render_validation(report: ValidationReport, fmt: str, severity: str, shapes:
         return render_json(report, severity)
     if fmt == "turtle":
         return render_turtle(report)
-    return render_text(report, severity, shape_words(shapes) if report.results else Words(), width)
+    return render_text(report, severity, shape_words(shapes) if report.results else NO_WORDS, width)
 
 
 def fetch_summary(done: Fetched) -> str:

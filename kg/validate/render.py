@@ -14,7 +14,7 @@ from ..rdf.ids import DOI_RESOLVER, Minter
 from ..rdf.nquads import graph_of, subject_of
 from ..rdf.terms import iri
 from .report import NAMES, RANK, SEVERITIES, Result, ValidationReport
-from .words import KGSH, Group, Node, Words, grouped
+from .words import KGSH, NO_WORDS, FocusNode, Group, Words, grouped
 
 
 def short(iri: str | None) -> str:
@@ -31,7 +31,7 @@ SHOWN_LINES = 20  # node lines of a group shown before "... and N more"
 LEVELS = (("Violation", "violation"), ("Warning", "warning"), ("Info", "info"))
 
 
-def render_text(report: ValidationReport, threshold: str, words: Words = Words(), width: int | None = None) -> str:
+def render_text(report: ValidationReport, threshold: str, words: Words = NO_WORDS, width: int | None = None) -> str:
     """The results at or above ``threshold`` grouped by shape and what they count, each group with its message
     and its nodes by name (in their records), then the summary line; lines wrapped at ``width`` when given."""
     lines = []
@@ -41,7 +41,7 @@ def render_text(report: ValidationReport, threshold: str, words: Words = Words()
     return "\n".join(lines) + "\n"
 
 
-def _group(group: Group, nodes: dict[str, Node], words: Words, width: int | None) -> list[str]:
+def _group(group: Group, nodes: dict[str, FocusNode], words: Words, width: int | None) -> list[str]:
     """``Warning kgsh:PersonShape frapo:hasORCID: 3 persons without an ORCID iD``, the message, and the nodes:
     by record, names only, when the results differ in nothing else; else one result a line."""
     rs = group.results
@@ -54,7 +54,7 @@ def _group(group: Group, nodes: dict[str, Node], words: Words, width: int | None
     if same and len({r.value for r in rs}) == 1 and not any(r.details for r in rs):  # (the message says the value)
         by_record: dict[str | None, list[str]] = {}
         for r in rs:
-            node = nodes.get(r.focus, Node())
+            node = nodes.get(r.focus, FocusNode())
             labels = by_record.setdefault(node.record, [])
             if node.label is not None or r.focus != f"{DOI_RESOLVER}{node.record}":  # (not the record's work)
                 labels.append(_label(r.focus, node, with_record=False))
@@ -63,7 +63,7 @@ def _group(group: Group, nodes: dict[str, Node], words: Words, width: int | None
             body.append((_wrap(text, width, "  ", "    "), max(len(labels), 1)))
     else:
         for r in rs:
-            node = nodes.get(r.focus, Node())
+            node = nodes.get(r.focus, FocusNode())
             value = f" = {r.value!r}" if r.value is not None else ""
             text = _label(r.focus, node, with_record=True) + value + ("" if same else f": {r.message}")
             body.append((_wrap(text, width, "  ", "    ") + _details(r, 1), 1))
@@ -73,7 +73,7 @@ def _group(group: Group, nodes: dict[str, Node], words: Words, width: int | None
     return out
 
 
-def _label(focus: str, node: Node, with_record: bool) -> str:
+def _label(focus: str, node: FocusNode, with_record: bool) -> str:
     """A focus node by its name or title (``Mao Lin``), else its IRI, short; ``with_record``: and its record."""
     if node.label is None:
         return short(focus)
@@ -102,7 +102,7 @@ def _details(r: Result, depth: int) -> list[str]:
     return out
 
 
-def summary(report: ValidationReport, words: Words = Words()) -> str:
+def summary(report: ValidationReport, words: Words = NO_WORDS) -> str:
     """The verdict in plain words, the line ``kg validate`` and ``kg build`` both end with: ``valid: no
     violations (3 warnings: 3 persons without an ORCID iD)``, or ``invalid: 1 violation: ...; 3 warnings: ...``.
     (Valid: no violation. SHACL's sh:conforms, in the Turtle and JSON reports, is false on any result.)"""

@@ -12,7 +12,7 @@ from rdflib.namespace import SH
 from ..errors import InputError
 from ..resources import shapes_dir
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries
-from .words import Words, words_of
+from .words import NO_WORDS, Words, words_of
 
 
 def load_shapes(directory: Path | None = None) -> Graph:
@@ -57,7 +57,7 @@ def shape_words(directory: Path | None = None) -> Words:
     key = _stamp(_files(directory or shapes_dir()))
     if key not in _WORDS:
         load_shapes(directory)
-    return _WORDS.get(key, Words())
+    return _WORDS.get(key, NO_WORDS)
 
 
 def parse_shapes(g: Graph, f: Path) -> Graph:

@@ -73,6 +73,9 @@ class Words:
         return f"{n} on {short(r.shape)}" + (f" {short(r.path)}" if r.path else "")
 
 
+NO_WORDS = Words()  # (shapes that say nothing: each result's message and shape)
+
+
 def words_of(shapes: Graph) -> Words:
     """The ``kgsh:counted`` phrases of a shapes graph."""
     specific, general = [], []
@@ -91,13 +94,13 @@ def words_of(shapes: Graph) -> Words:
 
 
 @dataclass(frozen=True, slots=True)
-class Node:
+class FocusNode:
     """A focus node as a person reads it: its name or title (None: it has none) and the DOI of its record."""
     label: str | None = None
     record: str | None = None
 
 
-def nodes_of(lines: Iterable[str], focus: set[str]) -> dict[str, Node]:
+def nodes_of(lines: Iterable[str], focus: set[str]) -> dict[str, FocusNode]:
     """The label and record of each focus node (an IRI) from canonical N-Quads lines: the first of
     ``LABELS`` it has, and the DOI of the record graph (``{base}graph/{doi}``) it is described in."""
     tokens = {f"<{f}>" for f in focus}
@@ -117,7 +120,7 @@ def nodes_of(lines: Iterable[str], focus: set[str]) -> dict[str, Node]:
         label = next((found[s][p] for p in LABELS if p in found.get(s, {})), None)
         if label is not None and len(label) > LABEL_CHARS:
             label = label[:LABEL_CHARS - 1].rstrip() + "…"
-        out[s[1:-1]] = Node(" ".join(label.split()) if label else None, records.get(s))
+        out[s[1:-1]] = FocusNode(" ".join(label.split()) if label else None, records.get(s))
     return out
 
 
