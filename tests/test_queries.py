@@ -26,6 +26,7 @@ import http.server
 import io
 import itertools
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -628,7 +629,8 @@ def test_injection_changes_nothing(seed: Seed, backends: dict[str, list[str]], b
     for query, param in _params_of("string"):  # the stored string parameters have allowed values: refused
         for payload in STRING_PAYLOADS:
             line = one_error_line(seed("query", query, "-p", f"{param}={payload}", *opts))
-            assert line.startswith(f"error: --param {param}=") and " is not allowed; give one of: " in line, line
+            assert line.startswith(f"error: --param {param}=") and re.search(
+                r" is not allowed; (did you mean '[a-z-]+'\? )?give one of: ", line), line
     # a free string parameter (a query file's): the payloads answer like a harmless non-matching value
     free = _free_string(seed)
     harmless = seed.ok("query", str(free), "-p", "category=no-such-value-zzz", "-f", "csv", *opts)
@@ -702,7 +704,7 @@ BAD_HEADERS = {
                    "{path}:3: param 'category' has no default; give one with '= DEFAULT' so the query runs bare"),
     "unknown-key": ([*GOOD_HEADER[:2], "#+ author: someone", *GOOD_HEADER[2:]],
                     "{path}:3: unknown header key 'author'; use name, description, param, returns, column, lists, "
-                    "ordered, untitled, page"),
+                    "ordered, untitled, page, repeatable"),
     "page-not-index": ([*GOOD_HEADER, "#+ page: rank"],
                        "{path}:6: write '#+ page: index' (kg keeps the listing's rows in order in the store's index, "
                        "and reads a page from there)"),
@@ -771,7 +773,8 @@ def test_unknown_query_name(seed: Seed) -> None:
 def test_unknown_parameter(seed: Seed) -> None:
     one_error(seed("query", "works", "-p", "x=1"), "query 'works' has no parameter 'x'; its parameters: none")
     one_error(seed("query", "cocited", "-p", "min_citing=1"),
-              "query 'cocited' has no parameter 'min_citing'; its parameters: min-citing")
+              "query 'cocited' has no parameter 'min_citing'; did you mean 'min-citing'? its parameters: "
+              "min-citing")
 
 
 def test_integer_param_given_a_non_integer(seed: Seed) -> None:

@@ -432,7 +432,8 @@ def bound_text(query: StoredQuery, values: Values) -> str:
     terms = {p.name: list(dict.fromkeys(bind_term(p, v) for v in lists.get(p.name, [p.default or ""])))
              for p in query.params}
     masked = mask(text)
-    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", masked, re.I)]
+    wheres = list(re.finditer(r"\bWHERE\s*\{", masked, re.I))
+    ends = [m.end() for m in wheres]
     if not ends:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
     # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
@@ -441,8 +442,9 @@ def bound_text(query: StoredQuery, values: Values) -> str:
     # nothing reads them would repeat every answer of the clause once a row.
     several = any(len(t) > 1 for t in terms.values())
     out, last = [], 0
-    for end in ends:
-        own = _own_level(masked, end) if several else ""
+    for where, end in zip(wheres, ends, strict=True):
+        head = masked.upper().rfind("SELECT", 0, where.start())  # (its SELECT clause reads variables too)
+        own = masked[max(head, 0):where.start()] + _own_level(masked, end) if several else ""
         params = [p for p in query.params if not several or re.search(rf"[?$]{p.var}\b", own)]
         out += [text[last:end], _values_block(params, terms)]
         last = end
