@@ -638,8 +638,10 @@ def test_injection_changes_nothing(seed: Seed, backends: dict[str, list[str]], b
     for payload in STRING_PAYLOADS:
         assert seed.ok("query", str(free), "-p", f"category={payload}", "-f", "csv", *opts) == harmless, payload
     for query, param in _params_of("iri"):
-        assert seed.ok("query", query, "-p", f"{param}=https://x.org/no-such-thing", "-f", "csv", *opts) == \
-            ",".join(stored_queries()[query].returns) + "\n"
+        r = seed("query", query, "-p", f"{param}=https://x.org/no-such-thing", "-f", "csv", *opts)
+        assert (r.exit_code, r.stdout, r.stderr) == (0, ",".join(stored_queries()[query].returns) + "\n", (
+            f"note: -p {param}=https://x.org/no-such-thing names nothing in the graph (<https://x.org/no-such-thing>); "
+            "check the value ('kg tools' and 'kg topics' list the ids)\n"))
         for payload in IRI_PAYLOADS:
             line = one_error_line(seed("query", query, "-p", f"{param}={payload}", *opts))
             assert line.startswith(f"error: --param {param}=") and \
@@ -775,6 +777,25 @@ def test_unknown_parameter(seed: Seed) -> None:
     one_error(seed("query", "cocited", "-p", "min_citing=1"),
               "query 'cocited' has no parameter 'min_citing'; did you mean 'min-citing'? its parameters: "
               "min-citing")
+
+
+def test_repeated_and_absent_parameter_values(seed: Seed) -> None:
+    """A repeatable parameter given again answers for any of its values (ids in any case); one that is not is
+    exit 2 naming it; a value that names nothing in the graph answers no row and says so on stderr (exit 0)."""
+    import csv as csv_module
+    both = seed("query", "tools-cited-by-both", "-p", "topic-a=Profiling", "-p", "topic-a=program-analysis",
+                "-f", "csv")
+    assert both.exit_code == 0, both.output
+    tools = [row[0] for row in csv_module.reader(io.StringIO(both.stdout))][1:]
+    assert tools == ["FlashAttention", "Megatron-LM", "PyTorch", "TVM", "vLLM", "XLA"]  # (one row a tool)
+    one_error(seed("query", "most-cited", "-p", "min-citing=1", "-p", "min-citing=2"),
+              "--param min-citing is given 2 times ('1', '2'); query 'most-cited' takes one value of it: give it once")
+    r = seed("query", "works-citing", "-p", "target=10.1145/9999999.9999", "-f", "csv")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "citing,key,how,text\n", (
+        "note: -p target=10.1145/9999999.9999 names nothing in the graph (<https://doi.org/10.1145/9999999.9999>); "
+        "check the value ('kg tools' and 'kg topics' list the ids)\n"))
+    assert seed("query", "works-citing", "-p", "target=PyTorch", "-f", "csv").stdout == \
+        seed("query", "works-citing", "-p", "target=pytorch", "-f", "csv").stdout
 
 
 def test_integer_param_given_a_non_integer(seed: Seed) -> None:
