@@ -24,6 +24,7 @@ from .query.describe import Description
 from .query.describe import describe as described
 from .query.results import Answer, Cell, Results
 from .query.run import QuerySource
+from .query.stored import Values
 from .rdf.io import is_canonical, read_graph_lines
 from .validate import ValidationReport
 from .validate import files as graph_files
@@ -94,7 +95,7 @@ def export_parts(graph: Path | str | None, fmt: str | None, folder: Path | str, 
     return parts.write_triples(pieces, Location(folder), {"source": str(src)}, jobs)
 
 
-def query(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str] | None = None,
+def query(name_or_file: str, params: Values, graphs: Sequence[Path | str] | None = None,
           text: str | None = None, store: Path | None = None, endpoint: str | None = None,
           engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
           max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
@@ -105,7 +106,7 @@ def query(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str
                   limit, offset, default_graphs, named_graphs, on_text, graph_format).results()
 
 
-def answer(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | str] | None = None,
+def answer(name_or_file: str, params: Values, graphs: Sequence[Path | str] | None = None,
            text: str | None = None, store: Path | None = None, endpoint: str | None = None,
            engine: str = "oxigraph", allow_remote: bool = False, timeout: float = 60.0,
            max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
@@ -116,6 +117,16 @@ def answer(name_or_file: str, params: dict[str, str], graphs: Sequence[Path | st
     on = QuerySource(graphs, store, endpoint, engine, allow_remote, timeout, max_bytes, default_graphs, named_graphs,
                      graph_format, None if graphs or store or endpoint else workspace_source())
     return run.answer(name_or_file, params, on, text, limit, offset, on_text, page)
+
+
+def absent_values(name_or_file: str, params: Values, graphs: Sequence[Path | str] | None = None,
+                  store: Path | None = None, endpoint: str | None = None, engine: str = "oxigraph",
+                  timeout: float = 60.0, max_bytes: int = DEFAULT_MAX_BYTES, graph_format: str | None = None,
+                  ) -> list[str]:
+    """The values of a stored query's iri parameters that name nothing in the graph (``kg.query.run.absent``)."""
+    on = QuerySource(graphs, store, endpoint, engine, False, timeout, max_bytes, (), (), graph_format,
+                     None if graphs or store or endpoint else workspace_source())
+    return run.absent(name_or_file, params, on)
 
 
 def untitled_dois(name_or_file: str | None, columns: list[str], rows: list[list[Cell]]) -> list[str]:

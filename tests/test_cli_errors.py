@@ -73,8 +73,8 @@ class Kg:
             re.compile(re.escape(
                 f"built {works} {w} from {records} {r} ({skipped} skipped, {merged} merged, {warnings} {ws}): "
                 f"{self.triples()} triples in ") + TIME + re.escape(f" s -> {self.graph}{tail}")),
-            re.compile(r"validation: (conforms: 0 violations, 0 warnings, 0 infos|does not conform: 0 violations, "
-                       r"[1-9]\d* warnings?, 0 infos \(kg validate --severity warning lists them\))"),
+            re.compile(r"validation: valid: no violations(, no warnings|"
+                       r" \([1-9]\d* warnings?: [^;]+\); kg validate --severity warning lists them)"),
         ]
 
 

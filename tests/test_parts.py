@@ -54,8 +54,8 @@ def test_validate_reads_the_parts(homes: tuple[Path, Path]) -> None:
     local, cluster = homes
     r = kg(cluster, "validate", "--severity", "warning", f"{cluster / 'parts'}/")
     assert (r.exit_code, r.output) == (1, kg(local, "validate", "--severity", "warning").output)
-    assert r.output.startswith("Warning https://w3id.org/crossref-kg/shapes#PersonShape: 3 results\n")
-    assert r.output.endswith("\ndoes not conform: 0 violations, 3 warnings, 0 infos (showing warning and above)\n")
+    assert r.output.startswith("Warning kgsh:PersonShape frapo:hasORCID: 3 persons without an ORCID iD\n")
+    assert r.output.endswith("\nvalid: no violations (3 warnings: 3 persons without an ORCID iD)\n")
 
 
 def test_query_reads_the_parts_and_the_store(homes: tuple[Path, Path]) -> None:

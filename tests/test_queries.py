@@ -26,6 +26,7 @@ import http.server
 import io
 import itertools
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -628,7 +629,8 @@ def test_injection_changes_nothing(seed: Seed, backends: dict[str, list[str]], b
     for query, param in _params_of("string"):  # the stored string parameters have allowed values: refused
         for payload in STRING_PAYLOADS:
             line = one_error_line(seed("query", query, "-p", f"{param}={payload}", *opts))
-            assert line.startswith(f"error: --param {param}=") and " is not allowed; give one of: " in line, line
+            assert line.startswith(f"error: --param {param}=") and re.search(
+                r" is not allowed; (did you mean '[a-z-]+'\? )?give one of: ", line), line
     # a free string parameter (a query file's): the payloads answer like a harmless non-matching value
     free = _free_string(seed)
     harmless = seed.ok("query", str(free), "-p", "category=no-such-value-zzz", "-f", "csv", *opts)
@@ -636,8 +638,10 @@ def test_injection_changes_nothing(seed: Seed, backends: dict[str, list[str]], b
     for payload in STRING_PAYLOADS:
         assert seed.ok("query", str(free), "-p", f"category={payload}", "-f", "csv", *opts) == harmless, payload
     for query, param in _params_of("iri"):
-        assert seed.ok("query", query, "-p", f"{param}=https://x.org/no-such-thing", "-f", "csv", *opts) == \
-            ",".join(stored_queries()[query].returns) + "\n"
+        r = seed("query", query, "-p", f"{param}=https://x.org/no-such-thing", "-f", "csv", *opts)
+        assert (r.exit_code, r.stdout, r.stderr) == (0, ",".join(stored_queries()[query].returns) + "\n", (
+            f"note: -p {param}=https://x.org/no-such-thing names nothing in the graph (<https://x.org/no-such-thing>); "
+            "check the value ('kg tools' and 'kg topics' list the ids)\n"))
         for payload in IRI_PAYLOADS:
             line = one_error_line(seed("query", query, "-p", f"{param}={payload}", *opts))
             assert line.startswith(f"error: --param {param}=") and \
@@ -702,7 +706,7 @@ BAD_HEADERS = {
                    "{path}:3: param 'category' has no default; give one with '= DEFAULT' so the query runs bare"),
     "unknown-key": ([*GOOD_HEADER[:2], "#+ author: someone", *GOOD_HEADER[2:]],
                     "{path}:3: unknown header key 'author'; use name, description, param, returns, column, lists, "
-                    "ordered, untitled, page"),
+                    "ordered, untitled, page, repeatable"),
     "page-not-index": ([*GOOD_HEADER, "#+ page: rank"],
                        "{path}:6: write '#+ page: index' (kg keeps the listing's rows in order in the store's index, "
                        "and reads a page from there)"),
@@ -771,7 +775,27 @@ def test_unknown_query_name(seed: Seed) -> None:
 def test_unknown_parameter(seed: Seed) -> None:
     one_error(seed("query", "works", "-p", "x=1"), "query 'works' has no parameter 'x'; its parameters: none")
     one_error(seed("query", "cocited", "-p", "min_citing=1"),
-              "query 'cocited' has no parameter 'min_citing'; its parameters: min-citing")
+              "query 'cocited' has no parameter 'min_citing'; did you mean 'min-citing'? its parameters: "
+              "min-citing")
+
+
+def test_repeated_and_absent_parameter_values(seed: Seed) -> None:
+    """A repeatable parameter given again answers for any of its values (ids in any case); one that is not is
+    exit 2 naming it; a value that names nothing in the graph answers no row and says so on stderr (exit 0)."""
+    import csv as csv_module
+    both = seed("query", "tools-cited-by-both", "-p", "topic-a=Profiling", "-p", "topic-a=program-analysis",
+                "-f", "csv")
+    assert both.exit_code == 0, both.output
+    tools = [row[0] for row in csv_module.reader(io.StringIO(both.stdout))][1:]
+    assert tools == ["FlashAttention", "Megatron-LM", "PyTorch", "TVM", "vLLM", "XLA"]  # (one row a tool)
+    one_error(seed("query", "most-cited", "-p", "min-citing=1", "-p", "min-citing=2"),
+              "--param min-citing is given 2 times ('1', '2'); query 'most-cited' takes one value of it: give it once")
+    r = seed("query", "works-citing", "-p", "target=10.1145/9999999.9999", "-f", "csv")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "citing,key,how,text\n", (
+        "note: -p target=10.1145/9999999.9999 names nothing in the graph (<https://doi.org/10.1145/9999999.9999>); "
+        "check the value ('kg tools' and 'kg topics' list the ids)\n"))
+    assert seed("query", "works-citing", "-p", "target=PyTorch", "-f", "csv").stdout == \
+        seed("query", "works-citing", "-p", "target=pytorch", "-f", "csv").stdout
 
 
 def test_integer_param_given_a_non_integer(seed: Seed) -> None:

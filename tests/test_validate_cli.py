@@ -28,18 +28,25 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
 
 
 def test_seeds_validate_with_warnings_only(run) -> None:  # noqa: ANN001
-    assert run("build", str(SEEDS), "-q").exit_code == 0
+    r = run("build", str(SEEDS))
+    assert r.exit_code == 0 and r.stderr.splitlines()[-1] == (
+        "validation: valid: no violations (3 warnings: 3 persons without an ORCID iD); kg validate --severity "
+        "warning lists them")
     r = run("validate")
     assert r.exit_code == 0
-    # SHACL: a graph with any result, warnings included, does not conform; --severity picks what is shown and
-    # the exit code, and the text says how to see what it counts but does not show
+    # no violation: valid, in plain words, with what the warnings count; --severity picks what is shown and the
+    # exit code, and the text says how to see what it counts but does not show
     assert r.stdout.splitlines() == [
-        "does not conform: 0 violations, 3 warnings, 0 infos (showing violation and above; 3 not shown: use "
-        "--severity warning)"]
+        "valid: no violations (3 warnings: 3 persons without an ORCID iD); --severity warning lists them"]
     r = run("validate", "--severity", "warning")
-    assert r.exit_code == 1 and "frapo:hasORCID: The person has no ORCID iD" in r.stdout
-    assert r.stdout.splitlines()[-1] == ("does not conform: 0 violations, 3 warnings, 0 infos "
-                                         "(showing warning and above)")
+    assert r.exit_code == 1
+    # grouped by shape and what it counts, the nodes by name in their record, not a line each
+    assert r.stdout.splitlines() == [
+        "Warning kgsh:PersonShape frapo:hasORCID: 3 persons without an ORCID iD",
+        "  The person has no ORCID iD, so the same person in other records stays a separate node.",
+        "  10.1109/cgo68049.2026.11395237: Mao Lin, Hyeran Jeon, Keren Zhou",
+        "valid: no violations (3 warnings: 3 persons without an ORCID iD)"]
+    # (the JSON and Turtle reports keep SHACL's sh:conforms: false on warnings too)
     for severity, code in (("violation", 0), ("warning", 1)):
         r = run("validate", "-f", "json", "--severity", severity)
         doc = json.loads(r.stdout)
@@ -62,11 +69,10 @@ def test_damaged_graph_fails_with_exit_1_and_names_the_node(run, tmp_path: Path)
     r = run("validate", str(damaged))
     assert r.exit_code == 1
     assert r.stdout.splitlines() == [
-        "Violation https://w3id.org/crossref-kg/shapes#PersonShape: 1 result",
-        "  https://w3id.org/crossref-kg/person/orcid/0000-0002-1825-0097",
-        "    frapo:hasORCID = '0000-0002-1825-0098': ORCID iD 0000-0002-1825-0098 has a wrong check digit (ISO 7064 "
-        "MOD 11-2).",
-        "does not conform: 1 violation, 0 warnings, 0 infos (showing violation and above)",
+        "Violation kgsh:PersonShape frapo:hasORCID: 1 result",
+        "  ORCID iD 0000-0002-1825-0098 has a wrong check digit (ISO 7064 MOD 11-2).",
+        "  10.5555/val.1: Ana Lima",
+        "invalid: 1 violation: 1 on kgsh:PersonShape frapo:hasORCID",
     ]
 
 
@@ -179,7 +185,12 @@ def test_work_without_title_is_reported_for_titled_types(run, tmp_path: Path) ->
     assert doc["conforms"] is False
     r = run("validate", str(damaged), "--severity", "warning")
     assert r.exit_code == 1
-    assert "    dcterms:title: The work has no title (normal for components, grants and journal issues)." in r.stdout
+    assert r.stdout.splitlines() == [
+        "Warning kgsh:WorkShape dcterms:title: 2 works without a title",
+        "  The work has no title (normal for components, grants and journal issues).",
+        "  10.5555/val.1: Validating graphs",  # (the name it keeps: schema:name)
+        "  10.5555/val.3: A chapter",
+        "valid: no violations (2 warnings: 2 works without a title)"]
 
 
 MINUS_SHAPE = """@prefix sh: <http://www.w3.org/ns/shacl#> .
@@ -254,6 +265,78 @@ def test_text_json_and_turtle_agree(case: str, run, tmp_path: Path) -> None:  # 
     def every(results: list) -> int:
         return sum(1 + every(r.get("details", [])) for r in results)
     assert len(set(g.subjects(None, SH.ValidationResult))) == every(doc["results"])
-    assert out["text"].stdout.splitlines()[-1].startswith("does not conform: ")
+    assert out["text"].stdout.splitlines()[-1].startswith(("valid: ", "invalid: "))
     if case == "core/node/node-001":
         assert len(list(g.objects(root, SH.result))) == 1 and len(list(g.subject_objects(SH.detail))) >= 1
+
+
+SAMPLES_AT_80 = [
+    'Warning kgsh:PersonShape frapo:hasORCID: 100 persons without an ORCID iD',
+    '  The person has no ORCID iD, so the same person in other records stays a',
+    '  separate node.',
+    '  10.1007/978-1-4471-1578-6: Gerold Riempp',
+    '  10.1016/j.physletb.2010.10.049: Michael Atkins, Xavier Calmet',
+    '  10.1037/0000120-016: Laurent Aron, Marion Botella, Todd Lubart',
+    '  10.1037/e718982007-001: Lance I. Agena',
+    '  10.1038/srep16696: Laura Tosatto, Mathew H. Horrocks, Alexander J. Dear,',
+    '    Tuomas P. J. Knowles, Mauro Dalla Serra, Nunilo Cremades, Christopher M.',
+    '    Dobson, David Klenerman',
+    '  10.1063/1.3232023: B. Wojtsekhowski, Latifa Elouadrhiri, Jospeh Grames, Wally',
+    '    Melnitchouk, Eric Voutier, Tony A. Forest',
+    '  10.1090/conm/280/04622: Victor M. Adukov',
+    '  10.1101/751156: Johanna Wiechert, Andrei Filipchyk, Max Hünnefeld, Cornelia',
+    '    Gätgens, Ralf Heermann',
+    '  10.1108/01443589510076070: Nicolai Juul Foss',
+    '  10.1108/02689239610117807: A.J. Smith, D. Preston',
+    '  10.1111/jan.15115/v3/decision1: Debra Jackson',
+    '  10.1136/esmoopen-2020-000776: Ken Kato, Tetsuya Hamaguchi, Narikazu Boku,',
+    '    Natsuko Okita, Aya Kuchiba, Gakuto Ogawa, Mamiko Kawasaki, Kenichi Nakamura,',
+    '    Hirokazu Shoji, Yoshitaka Honma, Atsuo Takashima',
+    '  10.1145/3184558.3186235: Lorenz Bühmann, Jens Lehmann, Patrick Westphal, Simon',
+    '    Bin',
+    '  10.1353/tfr.2012.0204: Marie-Agnès Sourieau',
+    '  10.1371/journal.ppat.1008184: Christian Twittenhoff, Ann Kathrin Heroven,',
+    '    Sabrina Mühlen, Guy Tran Van Nhieu',
+    '  10.1515/9783110889406: Aneta Pavlenko, Adrian Blackledge, Ingrid Piller, Marya',
+    '    Teutsch-Dwyer',
+    '  10.2210/pdb4hhb/pdb: G. Fermi, M.F. Perutz',
+    '  10.2307/j.ctv2ks6tbb: STEVEN M. GOODMAN, William L. Jungers, David W. Krause,',
+    '    Olivier Langrand, Porter Peter Lowry, Paul A. Racey, Achille P.',
+    '    Raselimanana, Roger J. Safford, John S. Sparks, Melanie L. J. Stiassny,',
+    '    Pablo Tortosa, Aristide Andrianarimisa, Miguel Vences, Amanda H. Armstrong,',
+    '    Andrew Cooke, Maarten De Wit, Jörg U. Ganzhorn, Laurent Gautier, Steven M.',
+    '    Goodman, Julia P. G. Jones',
+    '  10.26693/jmbs01.02.184: L.V. Senyuk',
+    '  10.3892/ijo_00000353: Stravopodis',
+    '  ... and 21 more; -f json lists every result',
+    'Warning kgsh:ReferenceShape kg:resolutionMethod: 27 references not resolved',
+    '  The reference could not be resolved (no DOI, identifier, URL or title).',
+    '  10.1136/esmoopen-2020-000776: Saltz., Wiegering., Hong., Boss., Yamada.,',
+    '    Nakamichi., Kiyota., Yoshino., Tahara., Takahashi., Yamashita., Tabernero.,',
+    '    Kudo., Schlumberger., Li., Van Cutsem., Ott., Kato., Taylor., Makker., Van',
+    '    Cutsem., Yamazaki., Price., Mayer., Grothey., Matsui., Matsui.',
+    'Warning kgsh:WorkShape dcterms:title: 3 works without a title',
+    '  The work has no title (normal for components, grants and journal issues).',
+    '  10.1111/read.1991.25.issue-1',
+    '  10.1364/oe.20.010242.m002',
+    '  10.1371/journal.pmed.0030277.g001',
+    'valid: no violations (130 warnings: 100 persons without an ORCID iD, 27',
+    '  references not resolved, 3 works without a title)',
+]
+
+
+def test_samples_validation_in_plain_words_at_80_columns(run, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """On a terminal 80 columns wide: each group of results one header, its message once, its nodes by name in
+    their records (20 record lines, then how many more), every line wrapped to the width; not 130 lines."""
+    from conftest import SAMPLES
+    samples = [str(p) for p in sorted(SAMPLES.rglob("*.json"))]
+    assert run("build", *samples, "-q", "--validate", "none").exit_code == 0
+    monkeypatch.setenv("KG_TERMINAL", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    r = run("validate", "--severity", "warning")
+    assert (r.exit_code, r.stdout.splitlines()) == (1, SAMPLES_AT_80)
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    r = run("validate")
+    assert (r.exit_code, r.stdout.splitlines()) == (0, SAMPLES_AT_80[-2:-1] + [
+        "  references not resolved, 3 works without a title); --severity warning lists",
+        "  them"])

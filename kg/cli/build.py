@@ -103,7 +103,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
     if not quiet:
         for note in r.notes:
             click.echo(f"note: {note}", err=True)
-        click.echo(build_summary(result, vreport, time.perf_counter() - started, output), err=True)
+        click.echo(build_summary(result, vreport, time.perf_counter() - started, output, shapes), err=True)
     if timings:
         click.echo(timings_line(result), err=True)
     sys.exit(1 if r.skipped else 0)

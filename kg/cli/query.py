@@ -22,13 +22,14 @@ from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 from .summary import queries_json, untitled_line
 
 
-def _params(values: tuple[str, ...]) -> dict[str, str]:
-    out = {}
+def _params(values: tuple[str, ...]) -> dict[str, list[str]]:
+    """``-p name=value`` options as values by name, in the order given (a name given again: several values)."""
+    out: dict[str, list[str]] = {}
     for v in values:
         if "=" not in v:
             raise Fail(f"--param {v!r} must look like name=value")
         k, val = v.split("=", 1)
-        out[k.strip()] = val
+        out.setdefault(k.strip(), []).append(val)
     return out
 
 
@@ -59,8 +60,9 @@ def _answer_options(f: Callable[..., None]) -> Callable[..., None]:
                    "N-Quads/N-Triples, Turtle/TriG, JSON-LD or RDF/XML).")
 @click.option("--graph-format", type=FORMAT_CHOICE,
               help="The format of the --graph files (default: from their extensions; sniffed for '-').")
-@click.option("-p", "--param", "params", multiple=True, help="A parameter as name=value (repeatable).",
-              shell_complete=complete.query_params)
+@click.option("-p", "--param", "params", multiple=True,
+              help="A parameter as name=value; again for another value where the query takes several ('kg queries "
+                   "NAME' says which).", shell_complete=complete.query_params)
 @click.option("--store", type=click.Path(path_type=Path),
               help="Query the embedded store built by 'kg build --store DIR'.")
 @click.option("--endpoint", help="Query a SPARQL 1.1 Protocol endpoint (http or https URL).")
@@ -120,14 +122,22 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_fo
                          page=PAGE if terminal and not all_rows and fmt in (None, "table") else None)
     fmt = answer_format(res, fmt)
     shown: list = []  # (a table holds its rows anyway: they tell whether cited works lack titles)
-    if fmt == "table":
-        def seen(row: list) -> list:
+    count = [0]
+
+    def seen(row: list) -> list:
+        count[0] += 1
+        if fmt == "table":
             shown.append(row)
-            return row
-        res = res.mapped(seen)
+        return row
+    res = res.mapped(seen)
     write(res, fmt, sys.stdout, None if wide else terminal_width(sys.stdout), offset or 0)
     if shown and (dois := api.untitled_dois(name, res.columns, shown)):
         click.echo(untitled_line(dois, fetch_command(on_workspace=not (graphs or store or endpoint))))
+    if name and params and not count[0] and res.form == "SELECT" and not offset and "-" not in map(str, graphs):
+        sys.stdout.flush()
+        for note in api.absent_values(name, _params(params), list(graphs) or None, store, endpoint, engine, timeout,
+                                      max_bytes, graph_format):
+            click.echo(f"note: {note}", err=True)
     if timed:
         click.echo(f"time: {time.perf_counter() - started:.3f} s", err=True)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import orjson
@@ -11,11 +12,10 @@ from ..infra.text import plural
 from ..query.catalogue import described
 from ..query.stored import StoredQuery
 from ..rdf.ids import DOI_RESOLVER
-from ..validate import ValidationReport, render_json, render_text, render_turtle, see_all, summary
+from ..validate import ValidationReport, render_json, render_text, render_turtle, see_all, shape_words, summary
+from ..validate.words import NO_WORDS
 
 if TYPE_CHECKING:  # (names for the type hints only: the report's modules are not read at start-up)
-    from pathlib import Path
-
     from ..api import Fetched
     from ..pipeline.run import Built
     from ..report import Written
@@ -24,9 +24,11 @@ FETCH_COUNTS = ("fetched", "cached", "missing", "failed")  # the counts of a fet
 ARXIV_DOI = DOI_RESOLVER + "10.48550/arxiv."  # DataCite's arXiv DOIs: Crossref holds no record of them
 
 
-def build_summary(built: Built, validation: ValidationReport | None, seconds: float, output: str | None = None) -> str:
+def build_summary(built: Built, validation: ValidationReport | None, seconds: float, output: str | None = None,
+                  shapes: Path | None = None) -> str:
     """``built 4 works from 5 records (1 skipped, 1 merged, 0 warnings): 580 triples in 0.41 s -> .kg/graph.nq``
-    and, when the graph was validated, ``validation: ...`` on a second line."""
+    and, when the graph was validated, ``validation: valid: no violations (3 warnings: ...)`` on a second line
+    (``shapes``: the folder of the shapes that say what their results count)."""
     r = built.report
     to = f"{built.graph}" + (f", {output}" if output and output != "-" else "")
     text = (f"built {plural(r.records - r.merged, 'work')} from {plural(r.records, 'record')} ({r.skipped} "
@@ -34,9 +36,9 @@ def build_summary(built: Built, validation: ValidationReport | None, seconds: fl
             f"in {seconds:.2f} s -> {to}")
     if validation is None:
         return text
-    hint = f" --severity {see_all(validation)}" if see_all(validation) else ""
-    return (text + f"\nvalidation: {summary(validation)}"
-            + ("" if validation.conforms else f" (kg validate{hint} lists them)"))
+    verdict = summary(validation, shape_words(shapes) if validation.results else NO_WORDS)
+    hint = f"kg validate --severity {see_all(validation) or 'violation'} lists them"
+    return text + f"\nvalidation: {verdict}" + ("" if not validation.results else f"; {hint}")
 
 
 def timings_line(built: Built) -> str:
@@ -44,13 +46,15 @@ def timings_line(built: Built) -> str:
     return "timings: " + ", ".join(f"{stage} {sec:.2f} s" for stage, sec in built.report.stages.items())
 
 
-def render_validation(report: ValidationReport, fmt: str, severity: str) -> str:
-    """A validation report as text, JSON (results at or above ``severity``) or Turtle (the report graph)."""
+def render_validation(report: ValidationReport, fmt: str, severity: str, shapes: Path | None = None,
+                      width: int | None = None) -> str:
+    """A validation report as text (grouped, in plain words, wrapped at ``width``), JSON (results at or above
+    ``severity``) or Turtle (the report graph); ``shapes``: the folder of the shapes validated against."""
     if fmt == "json":
         return render_json(report, severity)
     if fmt == "turtle":
         return render_turtle(report)
-    return render_text(report, severity)
+    return render_text(report, severity, shape_words(shapes) if report.results else NO_WORDS, width)
 
 
 def fetch_summary(done: Fetched) -> str:

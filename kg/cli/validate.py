@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..query.output import terminal_width
 from .common import FORMAT_CHOICE, Command, Fail, stdin_graphs
 from .progress import Progress, wanted
 from .summary import render_validation
@@ -30,7 +31,10 @@ def validate(graphs: tuple[Path, ...], graph_format: str | None, shapes: Path | 
              jobs: int, progress_flag: bool | None) -> None:
     """Validate a graph (default: the workspace graph; '-': a graph on standard input) against the SHACL shapes.
 
-    Exit codes: 0 no result at or above --severity, 1 some, 2 unreadable graph or shapes.
+    The text report groups the results by shape and what they count, names their nodes (by record) and ends
+    with the verdict: "valid" when there is no violation (SHACL's sh:conforms, in the JSON and Turtle reports,
+    is false on a warning too). Exit codes: 0 no result at or above --severity, 1 some, 2 unreadable graph or
+    shapes.
 
     \b
     Example:
@@ -42,5 +46,6 @@ def validate(graphs: tuple[Path, ...], graph_format: str | None, shapes: Path | 
     with tempfile.TemporaryDirectory(prefix="kg-stdin-") as scratch, Progress(wanted(progress_flag)) as progress:
         report = api.validate_graphs(stdin_graphs(graphs, Path(scratch), graph_format is None) or None, shapes,
                                      jobs=jobs, on_progress=progress.records, graph_format=graph_format)
-    click.echo(render_validation(report, fmt, severity), nl=False)
+    width = terminal_width(sys.stdout)
+    click.echo(render_validation(report, fmt, severity, shapes, width), nl=False)
     sys.exit(1 if report.at_or_above(severity) else 0)

@@ -18,7 +18,7 @@ from . import index
 from .backends import answer_oxigraph, load_store, no_triples, open_disk_store, query_endpoint, query_rdflib
 from .discover import tool_table, topic_table
 from .results import Answer, Cell, Results, list_sorter, untitled_cited
-from .stored import StoredQuery, bound_text, find_query, is_plain_query_file
+from .stored import StoredQuery, Values, bound_text, find_query, given, is_plain_query_file, resolve_iri
 from .text import check_local, paged, query_form, shift_error_lines, with_standard_prefixes
 
 
@@ -52,7 +52,7 @@ class Prepared:
     shift: int = 0
 
 
-def prepare(name_or_file: str, params: dict[str, str], text: str | None = None) -> Prepared:
+def prepare(name_or_file: str, params: Values, text: str | None = None) -> Prepared:
     """The text of a stored query (parameters bound), a ``.rq`` file without a header, or ``text``."""
     if text is None and is_plain_query_file(name_or_file):
         if params:
@@ -77,7 +77,7 @@ def _adhoc(text: str, source: str) -> Prepared:
     return Prepared(with_prefixes, source, None, shift)
 
 
-def answer(name_or_file: str, params: dict[str, str], on: QuerySource, text: str | None = None,
+def answer(name_or_file: str, params: Values, on: QuerySource, text: str | None = None,
            limit: int | None = None, offset: int | None = None, on_text: Callable[[str], None] | None = None,
            page: int | None = None) -> Answer:
     """A query's answer as the engine gives it: a SELECT's rows are computed as they are read (on Oxigraph; rdflib
@@ -126,11 +126,29 @@ def _from_index(prepared: Prepared, on: QuerySource, limit: int | None, offset: 
     return res
 
 
-def query(name_or_file: str, params: dict[str, str], on: QuerySource, text: str | None = None,
+def query(name_or_file: str, params: Values, on: QuerySource, text: str | None = None,
           limit: int | None = None, offset: int | None = None,
           on_text: Callable[[str], None] | None = None) -> Results:
     """``answer``, whole."""
     return answer(name_or_file, params, on, text, limit, offset, on_text).results()
+
+
+def absent(name_or_file: str, params: Values, on: QuerySource) -> list[str]:
+    """The values given to a stored query's iri parameters that name nothing in the graph of ``on`` (no triple has
+    their IRI as subject or object), as ``(name, value, IRI)`` lines for a note."""
+    if not params or is_plain_query_file(name_or_file):
+        return []
+    stored = find_query(name_or_file)
+    values = given(params)
+    out = []
+    for p in stored.params:
+        for v in values.get(p.name, []) if p.type == "iri" else []:
+            iri = resolve_iri(p, v)
+            ask = f"ASK {{ {{ <{iri}> ?p ?o }} UNION {{ ?s ?p <{iri}> }} }}"
+            if not _answer(ask, f"query {stored.name!r}", on, trusted=True).boolean:
+                out.append(f"-p {p.name}={v} names nothing in the graph (<{iri}>); check the value ('kg tools' "
+                           "and 'kg topics' list the ids)")
+    return out
 
 
 def _trusted(prepared: Prepared) -> bool:

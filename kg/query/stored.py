@@ -9,16 +9,20 @@ it and drops it, so that a list keeps an order the text states, as GROUP_CONCAT 
 (``CITED TITLE``: a DOI in column CITED whose TITLE is empty is a work known only by its DOI, which tables point
 out with the ``kg fetch`` command that fills the titles in: ``kg.query.results.untitled_cited``),
 ``page`` (``index``: the store that ``kg build --store`` writes keeps the listing's rows in order, so that a page
-is read from there: ``kg.query.index``).
+is read from there: ``kg.query.index``), ``repeatable`` (parameters that take several values, ``-p topic-a=x -p
+topic-a=y``: the answer of any of them, one VALUES row for each).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
 at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
-syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer).
+syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer). Ids and categories are matched
+whatever their case; a mistyped name, id or category is an error that says what it likely meant (``closest``).
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -103,6 +107,10 @@ class StoredQuery:
     docs: tuple[str, ...] = ()  # what each column of ``returns`` holds, in its order (the '#+ column:' lines)
     untitled: tuple[str, str] | None = None  # (cited works' column, their titles' column): '#+ untitled:'
     page: str | None = None  # '#+ page: index': kg keeps the rows in the store's index (kg.query.index)
+    repeatable: tuple[str, ...] = ()  # '#+ repeatable:' parameters that take several values (VALUES rows)
+
+
+Values = Mapping[str, "str | Sequence[str]"]  # parameter values by name: one, or several (-p given again)
 
 
 def parse_query_file(path: Path) -> StoredQuery:
@@ -134,14 +142,15 @@ def parse_query_file(path: Path) -> StoredQuery:
             if cm.group("name") in docs:
                 raise QueryError(f"{path}:{lineno}: column {cm.group('name')!r} is described twice; keep one")
             docs[cm.group("name")] = (lineno, cm.group("text"))
-        elif key in ("name", "description", "returns", "lists", "ordered", "untitled", "page"):
+        elif key in ("name", "description", "returns", "lists", "ordered", "untitled", "page", "repeatable"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
             lines_of[key] = lineno
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
-                             "use name, description, param, returns, column, lists, ordered, untitled, page")
+                             "use name, description, param, returns, column, lists, ordered, untitled, page, "
+                             "repeatable")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -158,8 +167,13 @@ def parse_query_file(path: Path) -> StoredQuery:
     if set(ordered) - set(lists):
         raise QueryError(f"{path}:{lines_of['ordered']}: '#+ ordered:' names columns that are not '#+ lists:' columns; "
                          "name list columns whose items begin with their sort key and a tab")
+    repeatable = tuple(meta.get("repeatable", "").split())
+    if unknown := [r for r in repeatable if r not in {p.name for p in params}]:
+        raise QueryError(f"{path}:{lines_of['repeatable']}: '#+ repeatable:' names {unknown[0]!r}, which is no "
+                         "'#+ param:' of the query; name its parameters")
     return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists, ordered,
-                       tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None, page)
+                       tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None, page,
+                       repeatable)
 
 
 def _param(path: Path, lineno: int, value: str, params: list[Param]) -> Param:
@@ -270,9 +284,18 @@ def bind_term(param: Param, value: str) -> str:
             raise QueryError(f"--param {param.name}={value!r} is not a date (YYYY-MM-DD)")
         return lit(day.isoformat(), XSD_DATE)
     if param.allowed and value not in param.choices:
-        raise QueryError(f"--param {param.name}={_shown(value)} is not allowed; "
+        folded = {c.lower(): c for c in param.choices}
+        if value.strip().lower() in folded:
+            return sparql_string(folded[value.strip().lower()])
+        raise QueryError(f"--param {param.name}={_shown(value)} is not allowed; {_did_you_mean(value, param.choices)}"
                          f"give one of: {', '.join(param.choices)}")
     return sparql_string(value)
+
+
+def _did_you_mean(value: str, names: Sequence[str]) -> str:
+    """``did you mean 'profiler'? `` (the names ``closest`` finds, matched whatever the case), or nothing."""
+    near = closest(value.strip().lower(), list(names))
+    return f"did you mean {' or '.join(map(repr, near))}? " if near else ""
 
 
 def _range_text(param: Param) -> str:
@@ -297,7 +320,7 @@ def _decimal_text(d: Decimal) -> str:
 
 
 DOI_FORM = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?(10\.[0-9]{4,9}/\S+)$", re.I)
-_BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$")
+_BARE_ID = re.compile(r"^[a-z0-9][a-z0-9._+-]*$", re.I)
 
 
 def tool_categories() -> tuple[str, ...]:
@@ -332,8 +355,8 @@ def resolve_iri(param: Param, value: str) -> str:
         return prefixes[prefix] + local
     if kinds and _BARE_ID.match(v) and (kinds := tuple(k for k in kinds if k in ("tool", "topic"))):
         for kind in kinds:
-            if v in (_tool_ids() if kind == "tool" else _topic_ids()):
-                return prefixes[kind] + v
+            if v.lower() in (_tool_ids() if kind == "tool" else _topic_ids()):
+                return prefixes[kind] + v.lower()
         return _checked_id(param, value, kinds[0], v, kinds)
     if not is_valid_iri(v) or ":" not in v:
         raise QueryError(f"--param {param.name}={_shown(value)} is not an IRI, a DOI or a prefixed name "
@@ -342,18 +365,18 @@ def resolve_iri(param: Param, value: str) -> str:
 
 
 def _checked_id(param: Param, value: str, kind: str, local: str, kinds: tuple[str, ...] = ()) -> str:
+    """The IRI of a tool or topic id (any case), or a QueryError that says which ids were likely meant."""
     ids = _tool_ids() if kind == "tool" else _topic_ids()
-    if local in ids:
-        return query_prefixes()[kind] + local
+    if local.lower() in ids:
+        return query_prefixes()[kind] + local.lower()
     kinds = kinds or (kind,)
+    known = sorted({i for k in kinds for i in (_tool_ids() if k == "tool" else _topic_ids())})
+    hint = _did_you_mean(local, known)
     if "topic" in kinds:
-        topics = _topic_ids()
-        raise QueryError(f"--param {param.name}={_shown(value)} is no {' or '.join(kinds)} id of the scheme; give "
-                         f"one of the topics: {', '.join(topics)}" + (" (or a tool id: 'kg query tools' lists them)"
-                                                                      if "tool" in kinds else ""))
-    near = difflib.get_close_matches(local, ids, n=5, cutoff=0.6)
-    raise QueryError(f"--param {param.name}={_shown(value)} is no tool id of the catalogue; "
-                     + (f"did you mean {', '.join(near)}? " if near else "") + "'kg query tools' lists the tools")
+        raise QueryError(f"--param {param.name}={_shown(value)} is no {' or '.join(kinds)} id; {hint}'kg topics' "
+                         "lists the topics" + (", 'kg tools' the tools" if "tool" in kinds else ""))
+    raise QueryError(f"--param {param.name}={_shown(value)} is no tool id of the catalogue; {hint}"
+                     "'kg tools' lists the tools")
 
 
 def _shown(value: str, most: int = 40) -> str:
@@ -385,29 +408,77 @@ def sparql_string(value: str) -> str:
     return "".join(out)
 
 
-def bound_text(query: StoredQuery, values: dict[str, str]) -> str:
-    """The query text with a VALUES block for every parameter (given value or default)."""
+def given(values: Values) -> dict[str, list[str]]:
+    """Parameter values as lists (a value given once: a list of one)."""
+    return {k: [v] if isinstance(v, str) else list(v) for k, v in values.items()}
+
+
+def bound_text(query: StoredQuery, values: Values) -> str:
+    """The query text with a VALUES block for every parameter (given value or default): one row, or, for the
+    values of a repeatable parameter, one row for each (each combination, when several are given again)."""
     known = {p.name: p for p in query.params}
-    for name in values:
+    lists = given(values)
+    for name, vs in lists.items():
         if name not in known:
             names = ", ".join(known) or "none"
-            raise QueryError(f"query {query.name!r} has no parameter {name!r}; its parameters: {names}")
+            raise QueryError(f"query {query.name!r} has no parameter {name!r}; {_did_you_mean(name, list(known))}"
+                             f"its parameters: {names}")
+        if len(vs) > 1 and name not in query.repeatable:
+            raise QueryError(f"--param {name} is given {len(vs)} times ({', '.join(map(_shown, vs))}); query "
+                             f"{query.name!r} takes one value of it: give it once")
     text = query.text
     if not query.params:
         return text
-    vars_ = " ".join(f"?{p.var}" for p in query.params)
-    terms = " ".join(bind_term(p, values.get(p.name, p.default or "")) for p in query.params)
-    block = f"\n  VALUES ({vars_}) {{ ({terms}) }}\n"
-    # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
-    # and every subquery (which cannot see the outer bindings) are restricted alike.
-    ends = [m.end() for m in re.finditer(r"\bWHERE\s*\{", mask(text), re.I)]
+    terms = {p.name: list(dict.fromkeys(bind_term(p, v) for v in lists.get(p.name, [p.default or ""])))
+             for p in query.params}
+    masked = mask(text)
+    wheres = list(re.finditer(r"\bWHERE\s*\{", masked, re.I))
+    ends = [m.end() for m in wheres]
     if not ends:
         raise QueryError(f"{query.path}: query has parameters but no 'WHERE {{' to bind them in")
+    # One row of constants joined in at the start of each group pattern of a WHERE clause: the outer query
+    # and every subquery (which cannot see the outer bindings) are restricted alike. Several rows (a repeatable
+    # parameter given again) go only where the clause itself reads the parameter's variable: rows joined where
+    # nothing reads them would repeat every answer of the clause once a row.
+    several = any(len(t) > 1 for t in terms.values())
     out, last = [], 0
-    for end in ends:
-        out += [text[last:end], block]
+    for where, end in zip(wheres, ends, strict=True):
+        head = masked.upper().rfind("SELECT", 0, where.start())  # (its SELECT clause reads variables too)
+        own = masked[max(head, 0):where.start()] + _own_level(masked, end) if several else ""
+        params = [p for p in query.params if not several or re.search(rf"[?$]{p.var}\b", own)]
+        out += [text[last:end], _values_block(params, terms)]
         last = end
     return "".join(out) + text[last:]
+
+
+def _values_block(params: list[Param], terms: dict[str, list[str]]) -> str:
+    """``VALUES (?a ?b) { (x y) }``: a row for each combination of the parameters' terms (none: no block)."""
+    if not params:
+        return ""
+    rows = " ".join(f"({' '.join(row)})" for row in itertools.product(*(terms[p.name] for p in params)))
+    return f"\n  VALUES ({' '.join(f'?{p.var}' for p in params)}) {{ {rows} }}\n"
+
+
+def _own_level(masked: str, start: int) -> str:
+    """The text of the group pattern opened just before ``start`` without its subqueries (``{ SELECT ... }``,
+    whose variables are their own): what that WHERE clause itself reads."""
+    out, depth, i, skip_to = [], 1, start, -1
+    while i < len(masked) and depth:
+        ch = masked[i]
+        if ch == "{":
+            depth += 1
+            if skip_to < 0 and re.match(r"\s*SELECT\b", masked[i + 1:i + 64], re.I):
+                skip_to = depth - 1  # (the subquery ends when the depth comes back to this)
+        elif ch == "}":
+            depth -= 1
+            if depth == skip_to:
+                skip_to = -1
+                i += 1
+                continue
+        if skip_to < 0:
+            out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def is_plain_query_file(name_or_file: str) -> bool:

@@ -10,8 +10,9 @@ from ..infra import parts
 from ..query.backends import no_triples
 from ..rdf.io import read_graph_lines
 from ..workspace import workspace_source
-from .report import ValidationReport
+from .report import ValidationReport, flattened
 from .shards import validate_graph_lines
+from .words import nodes_of
 
 
 def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = None, jobs: int = 1,
@@ -31,4 +32,7 @@ def validate_graphs(graphs: Sequence[Path | str] | None, shapes: Path | None = N
         if not got:
             raise no_triples(Path(src))  # (a parts folder at a URL holds triples: its manifest says so)
         lines.update(got)
-    return validate_graph_lines(sorted(lines), shapes, jobs, engine, prefixes, on_progress)
+    ordered = sorted(lines)
+    report = validate_graph_lines(ordered, shapes, jobs, engine, prefixes, on_progress)
+    report.nodes = nodes_of(ordered, {r.focus for r in flattened(report.results)})
+    return report

@@ -13,6 +13,7 @@ from rdflib.term import Node
 if TYPE_CHECKING:
     from .data import Hit
     from .sparql import RawResult
+    from .words import FocusNode
 
 SEVERITIES = {"violation": SH.Violation, "warning": SH.Warning, "info": SH.Info}
 RANK: dict[Node | None, int] = {SH.Violation: 0, SH.Warning: 1, SH.Info: 2}
@@ -36,6 +37,8 @@ class ValidationReport:
     conforms: bool
     results: list[Result]
     _graph: "Graph | Callable[[], Graph]" = field(repr=False)
+    # the focus nodes' names and records (``kg.validate.words.nodes_of``), where the graph's lines were at hand
+    nodes: "dict[str, FocusNode]" = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def graph(self) -> Graph:

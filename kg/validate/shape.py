@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, cast
 from rdflib import RDF, RDFS, Graph, URIRef
 from rdflib.term import Identifier, Node
 
+from .words import COUNTED
+
 if TYPE_CHECKING:
     from .data import Data
 
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 INERT = {RDF.type, RDFS.label, RDFS.comment, RDFS.seeAlso, RDFS.isDefinedBy, RDFS.subClassOf,
          URIRef("http://www.w3.org/2002/07/owl#versionInfo"), URIRef("http://www.w3.org/2004/02/skos/core#note"),
          URIRef("http://www.w3.org/2004/02/skos/core#definition"), URIRef("http://purl.org/dc/terms/description"),
-         URIRef("http://purl.org/dc/terms/source"), URIRef("http://purl.org/dc/terms/title")}
+         URIRef("http://purl.org/dc/terms/source"), URIRef("http://purl.org/dc/terms/title"), COUNTED}
 _OWL_CLASS = URIRef("http://www.w3.org/2002/07/owl#Class")
 
 

@@ -12,12 +12,13 @@ from rdflib.namespace import SH
 from ..errors import InputError
 from ..resources import shapes_dir
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries
+from .words import NO_WORDS, Words, words_of
 
 
 def load_shapes(directory: Path | None = None) -> Graph:
     """Every .ttl file of the shapes directory, in one graph; bad shapes are an InputError."""
     folder = directory or shapes_dir()
-    files = sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+    files = _files(folder)
     if not files:
         raise InputError(str(folder), "holds no shapes (.ttl files)", "give --shapes a folder of SHACL Turtle files")
     g = Graph()
@@ -35,7 +36,28 @@ def load_shapes(directory: Path | None = None) -> Graph:
             raise InputError(where, f"has an invalid sh:pattern {str(pattern)!r} ({e})",
                              "fix the regular expression") from None
     SHAPES_FILES[g] = files
+    _WORDS[_stamp(files)] = words_of(g)
     return g
+
+
+_WORDS: dict[tuple, Words] = {}  # the phrases of the shapes files last loaded, by their names, times and sizes
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.ttl")) if folder.is_dir() else []
+
+
+def _stamp(files: list[Path]) -> tuple:
+    return tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+
+
+def shape_words(directory: Path | None = None) -> Words:
+    """What the results of the shapes of a folder count (``kg.validate.words``): read when the shapes were
+    loaded in this process, unless their files changed since."""
+    key = _stamp(_files(directory or shapes_dir()))
+    if key not in _WORDS:
+        load_shapes(directory)
+    return _WORDS.get(key, NO_WORDS)
 
 
 def parse_shapes(g: Graph, f: Path) -> Graph:
