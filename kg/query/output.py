@@ -306,8 +306,8 @@ def _gaps(n: int) -> int:
 def plan(g: Grid, width: int | None) -> Fit:
     """How ``g`` fits ``width`` (None: whole). When it does not fit whole: the ``*_iri`` columns are left out, the
     widest text columns give way first (down to ``MIN_TEXT`` characters or their header's longest word); when the
-    text at its least is not enough, the widest of all columns, identifiers too, to the same least; when even that
-    is too wide, columns are left out from the right. No line is
+    text at its least is not enough, the identifiers too (the widest first), to the same least; when even that is
+    too wide, columns are left out from the right. No line is
     wider than ``width`` (a single column is cut to it). A header wider than its values is broken into lines
     before a value is cut (``header_lines``); only a value cut counts as shortened."""
     from rich.cells import cell_len
@@ -325,7 +325,10 @@ def plan(g: Grid, width: int | None) -> Fit:
             return fitted([full[i] for i in shown], text_first, budget)
         if sum(least[i] for i in shown) > budget:
             return None
-        return fitted([full[i] for i in shown], [least[i] for i in shown], budget)  # identifiers give way too
+        idents = [i for i in shown if g.ident[i]]  # the text at its least, the identifiers in the room left
+        room = budget - sum(least[i] for i in shown if not g.ident[i])
+        cut = dict(zip(idents, fitted([full[i] for i in idents], [least[i] for i in idents], room), strict=True))
+        return [cut.get(i, least[i]) for i in shown]
 
     if width is None or sum(full) + _gaps(n) <= width:
         return Fit(everything, full, [], [])
@@ -380,7 +383,7 @@ def page_rows(answer: Answer) -> tuple[list[list[Cell]], bool]:
 def count_line(n: int, more: bool, offset: int) -> str:
     """The line under a table: how many rows, or which, and how to see the next page."""
     if more:
-        which = f"the first {n} rows" if not offset else f"rows {offset + 1} to {offset + n}"
+        which = f"first {n} rows" if not offset else f"rows {offset + 1} to {offset + n}"
         return f"({which}; more follow: --offset {offset + n} shows the next page, --all every row)"
     return f"({n} row{'s' if n != 1 else ''})"
 
