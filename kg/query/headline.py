@@ -37,7 +37,7 @@ def write_headline(answer: Answer, out: IO[str], width: int | None, offset: int 
     out.write(wrapped(count_line(len(rows), more, offset), width))
     if (note := fit.note()) is not None:
         out.write(wrapped(note, width))
-    out.write(wrapped(closing(tools, more), width))
+    out.write(wrapped(closing(tools, more or answer.partial), width))
 
 
 def caption(sides: tuple[Side, Side], width: int | None) -> str:
@@ -131,7 +131,8 @@ def grouped(g: Grid, columns: list[str], rows: list[list[Cell]]) -> list[str]:
 
 
 def closing(tools: list[str], more: bool) -> str:
-    """The line that ends the headline answer: how many tools both sides cite, and which.
+    """The line that ends the headline answer: how many tools both sides cite, and which (``more``: of the rows
+    shown, when the answer has others).
 
     >>> closing(["PyTorch", "TVM", "XLA"], False)
     '3 tools cited by both sides: PyTorch, TVM and XLA'
@@ -139,5 +140,5 @@ def closing(tools: list[str], more: bool) -> str:
     if not tools:
         return "no tool is cited by both sides"
     names = tools[0] if len(tools) == 1 else ", ".join(tools[:-1]) + " and " + tools[-1]
-    where = " in these rows (more follow)" if more else ""
+    where = " in these rows" if more else ""
     return f"{plural(len(tools), 'tool')} cited by both sides{where}: {names}"

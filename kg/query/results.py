@@ -81,8 +81,9 @@ class Answer:
     """An answer as the engine gives it: the rows of a SELECT come one at a time (``rows`` is an iterator,
     read once), so that a writer can pass each on before the next is computed. ``page`` is the default page
     size when one was added to the query (it then asked for one row more, to tell whether more follow).
-    For a person's table (a terminal): ``lists``, the stored query's list columns (one item a line), and
-    ``sides``, the two sides of the headline question when the query answers it (``kg.query.headline``)."""
+    For a person's table (a terminal): ``lists``, the stored query's list columns (one item a line), ``sides``, the
+    two sides of the headline question when the query answers it (``kg.query.headline``), and ``partial``: the rows
+    are those --limit or --offset chose, not the whole answer."""
 
     columns: list[str] = field(default_factory=list)
     rows: Iterator[list[Cell]] = field(default_factory=lambda: iter(()))
@@ -91,6 +92,7 @@ class Answer:
     page: int | None = None
     lists: tuple[str, ...] = ()
     sides: tuple[Side, Side] | None = None
+    partial: bool = False
 
     @property
     def form(self) -> str:
@@ -110,7 +112,7 @@ class Answer:
     def mapped(self, each: Callable[[list[Cell]], list[Cell]]) -> Answer:
         """The same answer with ``each`` applied to every row as it comes."""
         return Answer(self.columns, map(each, self.rows), self.boolean, self.graph, self.page, self.lists,
-                      self.sides)
+                      self.sides, self.partial)
 
 
 def sorted_lists(res: Results, columns: tuple[str, ...], ordered: tuple[str, ...] = ()) -> Results:

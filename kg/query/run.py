@@ -110,6 +110,7 @@ def answer(name_or_file: str, params: dict[str, str], on: QuerySource, text: str
     if view and stored is not None and res.form == "SELECT":
         res.lists = stored.lists
         res.sides = sides(stored, params, on) if stored.sides else None
+        res.partial = limit is not None or bool(offset)
     sort = list_sorter(res.columns, stored.lists, stored.ordered) if stored is not None else None
     return res.mapped(sort) if sort is not None else res
 
