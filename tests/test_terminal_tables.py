@@ -191,8 +191,8 @@ def test_the_headline_on_a_terminal_reads_as_an_answer(seeds: Path) -> None:
     assert whole.splitlines()[-1] == ("8 tools cited by both sides: PyTorch, TVM, vLLM, XLA, AMOS, FlashAttention, "
                                       "Megatron-LM and Tensor Comprehensions")
     assert "(29 rows)" in whole.splitlines()
-    other = on_terminal(seeds, "tools-cited-by-both", "-p", "topic-a=profiling", "-p", "topic-b=deep-learning-compilers",
-                        columns=120)
+    other = on_terminal(seeds, "tools-cited-by-both", "-p", "topic-a=profiling", "-p",
+                        "topic-b=deep-learning-compilers", columns=120)
     assert other.splitlines()[0].startswith("side A, Profiling and tracing: ")
 
 

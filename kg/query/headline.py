@@ -82,7 +82,8 @@ def by_side(g: Grid, columns: list[str], sides: tuple[Side, Side]) -> Grid:
         for r in cells:
             count = r[p][0]
             titles = [line for line in r[t] if line]
-            r[p] = [f"{count} {titles[0]}" if titles else count] + [" " * (len(count) + 1) + line for line in titles[1:]]
+            indent = " " * (len(count) + 1)
+            r[p] = [f"{count} {titles[0]}" if titles else count] + [indent + line for line in titles[1:]]
             del r[t]
         headers[p], ident[p] = printable(side.label), False
         for lst in (headers, ident, optional):
@@ -112,8 +113,8 @@ def grouped(g: Grid, columns: list[str], rows: list[list[Cell]]) -> list[str]:
     doi = columns.index("doi") if "doi" in columns else None
     for key, row in zip(keys, rows, strict=True):
         names.setdefault(key, (row[tool] or ("", "", None, None))[1])
-        if doi is not None and row[doi] is not None:
-            papers.setdefault(key, set()).add(row[doi][1])
+        if doi is not None and (d := row[doi]) is not None:
+            papers.setdefault(key, set()).add(d[1])
         counts[key] = counts.get(key, 0) + sum(int(c[1]) for i in counted if (c := row[i]) is not None
                                                and c[1].isdigit())
     shown = [list(r) for r in g.cells]

@@ -433,8 +433,8 @@ def table(g: Grid, width: int | None) -> tuple[str, Fit]:
     """``g`` drawn by rich's Table within ``width`` (None: no limit; see ``plan``), and how it was fitted. The widths
     are chosen here: rich's own shrinking knows no least width and, as a last resort, cuts every column,
     identifiers too. Rich measures the text (wide characters take two cells), cuts each line of a cell with "…"
-    and draws the table (a header too wide broken after a space or an underscore): a header, a rule of '-' under each column, no edges, no
-    lines between rows, a blank line after a group."""
+    and draws the table: a header (broken after a space or an underscore when too wide), a rule of '-' under
+    each column, no edges, no lines between rows, a blank line after a group."""
     if not g.headers:
         return "(no columns)\n", Fit([], [], [], [])
     from rich.box import Box

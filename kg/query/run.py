@@ -13,8 +13,8 @@ from ..infra.net import DEFAULT_MAX_BYTES
 from ..infra.parts import exists as parts_exist
 from ..infra.parts import is_folder as parts_folder
 from ..infra.parts import lines as parts_lines
-from ..resources import data_file
 from ..rdf.io import read_graph_lines
+from ..resources import data_file
 from . import index
 from .backends import answer_oxigraph, load_store, no_triples, open_disk_store, query_endpoint, query_rdflib
 from .discover import tool_table, topic_table
