@@ -55,6 +55,7 @@ _IDENTIFIER = re.compile(r"(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\
                          r"|[a-z][a-z0-9+.-]*://\S+", re.I)
 _DOI_IRI = "https://doi.org/"
 _IRI_COLUMN = re.compile(r"(?:^|_)iri(?:_|$)")  # tool_iri, person_iri_a: a terminal may leave them out
+_PIECE = re.compile(r"[^_]*_+|[^_]+")  # a header's word breaks after its underscores
 _BLANKS = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
 # what a terminal would act on rather than show: escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or
 # ESC \", other "ESC x"), then any other C0 control, DEL or C1 control (the 8-bit CSI among them)
@@ -307,9 +308,9 @@ def plan(g: Grid, width: int | None) -> Fit:
     """How ``g`` fits ``width`` (None: whole). When it does not fit whole: the ``*_iri`` columns are left out, the
     widest text columns give way first (down to ``MIN_TEXT`` characters or their header's longest word); when the
     text at its least is not enough, the identifiers too (the widest first), to the same least; when even that is
-    too wide, columns are left out from the right. No line is
-    wider than ``width`` (a single column is cut to it). A header wider than its values is broken into lines
-    before a value is cut (``header_lines``); only a value cut counts as shortened."""
+    too wide, columns are left out from the right. No line is wider than ``width`` (a single column is cut to it).
+    A header wider than its values is broken into lines before a value is cut (``header_lines``); only a value
+    cut counts as shortened."""
     from rich.cells import cell_len
     n = len(g.headers)
     values = [max([0] + [cell_len(line) for r in g.cells for line in r[i]]) for i in range(n)]
@@ -349,7 +350,7 @@ def header_pieces(header: str) -> list[str]:
     >>> header_pieces("recognition_method"), header_pieces("Compilers and code generation")[:2]
     (['recognition_', 'method'], ['Compilers', 'and'])
     """
-    return [p for word in header.split() for p in re.findall(r"[^_]*_+|[^_]+", word)] or [""]
+    return [p for word in header.split() for p in _PIECE.findall(word)] or [""]
 
 
 def header_lines(header: str, width: int) -> str:
@@ -357,7 +358,7 @@ def header_lines(header: str, width: int) -> str:
     from rich.cells import cell_len
     lines: list[str] = []
     for word in header.split() or [""]:
-        for n, piece in enumerate(re.findall(r"[^_]*_+|[^_]+", word) or [""]):
+        for n, piece in enumerate(_PIECE.findall(word) or [""]):
             joined = (lines[-1] + (" " if n == 0 else "") + piece) if lines else piece
             if lines and cell_len(joined) <= width:
                 lines[-1] = joined
@@ -367,7 +368,8 @@ def header_lines(header: str, width: int) -> str:
 
 
 def wrapped(text: str, width: int | None) -> str:
-    """``text`` (one line, no newline) wrapped at spaces to ``width`` (None: as it is), with a newline at the end."""
+    """``text`` (one line, no newline) wrapped at spaces to ``width`` (None: as it is; at least 20), with a newline
+    at the end."""
     if width is None:
         return text + "\n"
     return "\n".join(textwrap.wrap(text, max(width, 20), break_long_words=False, break_on_hyphens=False)) + "\n"
