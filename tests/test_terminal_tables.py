@@ -245,3 +245,25 @@ def test_a_query_on_a_real_terminal_of_90_columns_fits_it(seeds: Path) -> None:
     assert lines[0] == "side A, Performance analysis: 3 papers"
     assert max(map(cell_len, lines)) <= 90 and max(map(cell_len, lines)) > 80, out
     assert " ".join(lines[-2:]).startswith("8 tools cited by both sides: PyTorch, TVM")
+
+
+def test_a_list_column_shows_an_item_a_line(seeds: Path) -> None:
+    """Multi-value cells (a work's authors, one a line) wrap inside their column, a blank line between rows."""
+    assert on_terminal(seeds, "works", "--limit", "2", columns=100) == """\
+title           type            year  venue           authors         doi
+--------------- --------------- ----- --------------- --------------- ------------------------------
+PASTA: A Modu…  proceedings-a…  2026  2026 IEEE/ACM…  Mao Lin         10.1109/cgo68049.2026.11395237
+                                                      Hyeran Jeon
+                                                      Keren Zhou
+
+A Journey of …  proceedings-a…  2024  Proceedings o…  Michael Davies  10.1145/3620665.3640367
+                                                      Ian McDougall
+                                                      Selvaraj Anan…
+                                                      Deep Machchhar
+                                                      Rithik Jain
+                                                      Karthikeyan S…
+(2 rows)
+(shortened to fit: title, type, venue, authors; --wide shows them whole)
+"""
+    assert kg(seeds, "query", "works", "--limit", "1").stdout.splitlines()[2].endswith(
+        "Mao Lin Hyeran Jeon Keren Zhou  10.1109/cgo68049.2026.11395237")  # (a file: one line a row, as before)

@@ -273,12 +273,14 @@ class Grid:
 
 
 def grid(columns: list[str], rows: list[list[Cell]], lists: Iterable[str] = ()) -> Grid:
-    """``rows`` under ``columns`` as a Grid: values as ``shown``; the items of a ``lists`` column one a line."""
+    """``rows`` under ``columns`` as a Grid: values as ``shown``; the items of a ``lists`` column one a line (and
+    then a blank line between rows)."""
     listed = [c in set(lists) for c in columns]
     cells = [[[printable(item) for item in c[1].split("\n")] if listed[i] and c is not None and c[0] == "literal"
               else [shown(c)] for i, c in enumerate(row)] for row in rows]
+    apart = any(len(lines) > 1 for r in cells for lines in r)  # (rows of several lines: a blank line after each)
     return Grid(list(columns), cells, [identifier_column(r[i] for r in rows) for i in range(len(columns))],
-                [bool(_IRI_COLUMN.search(c)) for c in columns])
+                [bool(_IRI_COLUMN.search(c)) for c in columns], set(range(len(rows))) if apart else set())
 
 
 @dataclass(frozen=True)
