@@ -112,11 +112,11 @@ def answer(name_or_file: str, params: Values, graphs: Sequence[Path | str] | Non
            max_bytes: int = DEFAULT_MAX_BYTES, limit: int | None = None, offset: int | None = None,
            default_graphs: tuple[str, ...] = (), named_graphs: tuple[str, ...] = (),
            on_text: Callable[[str], None] | None = None, graph_format: str | None = None,
-           page: int | None = None) -> Answer:
+           page: int | None = None, view: bool = False) -> Answer:
     """``query``'s answer as the engine gives it (``kg.query.run.answer``)."""
     on = QuerySource(graphs, store, endpoint, engine, allow_remote, timeout, max_bytes, default_graphs, named_graphs,
                      graph_format, None if graphs or store or endpoint else workspace_source())
-    return run.answer(name_or_file, params, on, text, limit, offset, on_text, page)
+    return run.answer(name_or_file, params, on, text, limit, offset, on_text, page, view)
 
 
 def absent_values(name_or_file: str, params: Values, graphs: Sequence[Path | str] | None = None,

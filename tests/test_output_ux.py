@@ -89,7 +89,7 @@ title        venue        topic            work
 LLVM: a co…  CGO          topic:compilers  10.5555/llvm.2004
 A very lon…  Proceeding…  topic:profiling  10.5555/prof.2011
 (2 rows)
-(values shortened to fit; --wide shows them whole)
+(shortened to fit: title, venue; --wide shows them whole)
 """
     assert max(len(line) for line in out.splitlines()[:4]) == 60
 
@@ -102,7 +102,7 @@ title                                                                           
 LLVM: a compilation framework for lifelong program analysis & transformation                        CGO                                                               topic:compilers  10.5555/llvm.2004
 A very long title about profiling parallel programs on many cores, with a subtitle that goes on a…  Proceedings of the Symposium on Code Generation and Optimization  topic:profiling  10.5555/prof.2011
 (2 rows)
-(values shortened to fit; --wide shows them whole)
+(shortened to fit: title; --wide shows them whole)
 """
     assert max(len(line) for line in out.splitlines()[:4]) == 200
 
@@ -112,21 +112,39 @@ def test_a_table_that_fits_is_whole_and_wide_shows_all(works: Path) -> None:
     assert on_terminal("query", "-g", str(works), "-e", LABELS_FIRST, "--wide", columns=60) == WHOLE
 
 
-def test_identifiers_are_never_cut_even_past_the_width(tmp_path: Path) -> None:
-    """A DOI, an ORCID iD or a URL in a literal is an identifier too; when the identifiers alone are wider than
-    the terminal, the text columns are at their least and the table is wider (the terminal wraps its lines)."""
+def test_identifiers_give_way_last_and_columns_are_left_out_past_the_width(tmp_path: Path) -> None:
+    """A DOI, an ORCID iD or a URL in a literal is an identifier too: the text gives way first; when the text at its
+    least is not enough, the identifiers too; when even that is too wide, columns are left out from the right, and
+    the line under the table names each one (issue 47: no line is wider than the terminal)."""
     g = tmp_path / "d.nt"
     g.write_text('<https://x.org/a> <https://schema.org/identifier> "10.1145/2024716.2024718-with-a-long-suffix" .\n'
                  '<https://x.org/a> <https://schema.org/name> "Some title of many words" .\n'
                  '<https://x.org/a> <https://schema.org/author> "0000-0002-1825-0097" .\n', encoding="utf-8")
     q = ("SELECT ?doi ?title ?orcid WHERE { ?w <https://schema.org/identifier> ?doi ; <https://schema.org/name> ?title ;"
          " <https://schema.org/author> ?orcid }")
-    assert on_terminal("query", "-g", str(g), "-e", q, columns=40) == """\
-doi                                         title     orcid
-------------------------------------------- --------- -------------------
-10.1145/2024716.2024718-with-a-long-suffix  Some ti…  0000-0002-1825-0097
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=70) == """\
+doi                                      title     orcid
+---------------------------------------- --------- -------------------
+10.1145/2024716.2024718-with-a-long-su…  Some ti…  0000-0002-1825-0097
 (1 row)
-(values shortened to fit; --wide shows them whole)
+(shortened to fit: doi, title; --wide shows them whole)
+"""
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=40) == """\
+doi             title     orcid
+--------------- --------- --------------
+10.1145/20247…  Some ti…  0000-0002-182…
+(1 row)
+(shortened to fit: doi, title, orcid;
+--wide shows them whole)
+"""
+    assert on_terminal("query", "-g", str(g), "-e", q, columns=24) == """\
+doi             title
+--------------- --------
+10.1145/20247…  Some ti…
+(1 row)
+(shortened to fit: doi,
+title; left out: orcid;
+--wide shows everything)
 """
 
 
@@ -150,7 +168,8 @@ title               w
 Une étude des com…  10.5555/fr
 深層学習コンパイ …  10.5555/ja
 (2 rows)
-(values shortened to fit; --wide shows them whole)
+(shortened to fit: title;
+--wide shows them whole)
 """.replace("é", "e\u0301")
 
 
@@ -284,7 +303,7 @@ def test_a_terminal_shows_one_page_and_says_how_to_see_more(names: Path) -> None
     r = kg("query", "-g", str(names), "-e", NAMES, "--show-query", KG_TERMINAL="1", COLUMNS="80")
     assert (r.exit_code, r.stderr) == (0, "PREFIX schema: <https://schema.org/>\n" + NAMES + "\nLIMIT 51\n")
     assert r.stdout.splitlines() == ["name", "--------", *(f"name {i:03d}" for i in range(1, 51)),
-                                     "(the first 50 rows; more follow: --offset 50 shows the next page, --all every row)"]
+                                     "(first 50 rows; more follow: --offset 50 shows the next page, --all every row)"]
     page2 = on_terminal("query", "-g", str(names), "-e", NAMES, "--offset", "50", columns=80).splitlines()
     assert page2[2:] == [*(f"name {i:03d}" for i in range(51, 101)),
                          "(rows 51 to 100; more follow: --offset 100 shows the next page, --all every row)"]

@@ -706,7 +706,10 @@ BAD_HEADERS = {
                    "{path}:3: param 'category' has no default; give one with '= DEFAULT' so the query runs bare"),
     "unknown-key": ([*GOOD_HEADER[:2], "#+ author: someone", *GOOD_HEADER[2:]],
                     "{path}:3: unknown header key 'author'; use name, description, param, returns, column, lists, "
-                    "ordered, untitled, page, repeatable"),
+                    "ordered, untitled, page, repeatable, sides"),
+    "sides-not-params": ([*GOOD_HEADER, "#+ sides: category topic-b"],
+                         "{path}:6: write '#+ sides: PARAM_A PARAM_B' naming the two topic parameters of the headline "
+                         "question, both '#+ param:' lines of this query"),
     "page-not-index": ([*GOOD_HEADER, "#+ page: rank"],
                        "{path}:6: write '#+ page: index' (kg keeps the listing's rows in order in the store's index, "
                        "and reads a page from there)"),

@@ -14,7 +14,7 @@ from .. import api
 from ..infra.net import DEFAULT_MAX_BYTES
 from ..query.catalogue import describe_text, listing
 from ..query.output import FORMATS as RESULT_FORMATS
-from ..query.output import PAGE, answer_format, on_terminal, render, terminal_width, write
+from ..query.output import PAGE, answer_format, on_terminal, render, terminal_width, wrapped, write
 from ..query.stored import find_query, stored_queries
 from ..workspace import fetch_command
 from . import complete
@@ -119,7 +119,8 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_fo
                          default_graphs=default_graphs, named_graphs=named_graphs,
                          on_text=(lambda sent: click.echo(sent.rstrip("\n"), err=True)) if show_query else None,
                          graph_format=graph_format,
-                         page=PAGE if terminal and not all_rows and fmt in (None, "table") else None)
+                         page=PAGE if terminal and not all_rows and fmt in (None, "table") else None,
+                         view=terminal and fmt in (None, "table"))
     fmt = answer_format(res, fmt)
     shown: list = []  # (a table holds its rows anyway: they tell whether cited works lack titles)
     count = [0]
@@ -130,9 +131,11 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_fo
             shown.append(row)
         return row
     res = res.mapped(seen)
-    write(res, fmt, sys.stdout, None if wide else terminal_width(sys.stdout), offset or 0)
+    width = None if wide else terminal_width(sys.stdout)
+    write(res, fmt, sys.stdout, width, offset or 0)
     if shown and (dois := api.untitled_dois(name, res.columns, shown)):
-        click.echo(untitled_line(dois, fetch_command(on_workspace=not (graphs or store or endpoint))))
+        click.echo(wrapped(untitled_line(dois, fetch_command(on_workspace=not (graphs or store or endpoint))), width),
+                   nl=False)
     if name and params and not count[0] and res.form == "SELECT" and not offset and "-" not in map(str, graphs):
         sys.stdout.flush()
         for note in api.absent_values(name, _params(params), list(graphs) or None, store, endpoint, engine, timeout,

@@ -1,12 +1,15 @@
 """Query answers written where they go: tables for people, the W3C results formats for programs, RDF for graphs.
 
 - ``table`` (rich's Table) is sized for where it goes. Off a terminal (a file, a pipe) nothing is cut: whole
-  values in aligned columns, plain text (no box drawing, no colour, no trailing spaces). On a terminal it fits
-  the terminal's width: the widest text columns are shortened first (with "…"), identifier columns (IRIs,
-  prefixed names, DOIs) never; a line says when something was shortened (``--wide`` shows all). Where the output
-  goes is read from the stream, or forced with ``KG_TERMINAL=1`` / ``KG_TERMINAL=0``; the width comes from
-  ``shutil.get_terminal_size`` (which reads ``COLUMNS`` first). IRIs are shown short: a DOI for a doi.org IRI,
-  a prefixed name for an IRI of a standard prefix (``tool:pytorch``, ``schema:Person``).
+  values in aligned columns, plain text (no box drawing, no colour, no trailing spaces). On a terminal no line is
+  wider than the terminal (``plan``): the ``*_iri`` columns are left out, the widest text columns shortened
+  first (with "…"), identifier columns (every value an IRI, prefixed name, DOI or URL) last, and columns left
+  out from the right when even that is too wide; a line names what was shortened or left out (``--wide`` shows
+  all); a list column shows an item a line. Where the output goes is read from the stream, or forced with
+  ``KG_TERMINAL=1`` / ``KG_TERMINAL=0``; the width comes from ``shutil.get_terminal_size`` (which reads
+  ``COLUMNS`` first): ``on_terminal`` and ``terminal_width`` are the one place that decides both. IRIs are shown
+  short: a DOI for a doi.org IRI, a prefixed name for an IRI of a standard prefix (``tool:pytorch``,
+  ``schema:Person``). The answer to the headline question reads as an answer there (``kg.query.headline``).
 - ``csv``, ``tsv`` and ``json`` are the W3C SPARQL 1.1 results formats with full IRIs, and ``markdown`` a pipe
   table; these four write each row as the engine gives it (nothing gathered). A table gathers the rows it
   aligns: one page on a terminal (``PAGE``), the whole answer elsewhere.
@@ -21,8 +24,10 @@ import io
 import os
 import re
 import shutil
+import textwrap
 import urllib.parse
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import islice
 from typing import IO
@@ -40,8 +45,7 @@ from .text import query_prefixes
 # that more follow). The terminal's height is not used: a page scrolls back whole, and a page of fixed size
 # gives the same --offset steps on every terminal.
 PAGE = 50
-MIN_TEXT = 8  # a shortened text column keeps at least this many characters (or its header's)
-HINT = "(values shortened to fit; --wide shows them whole)"
+MIN_TEXT = 8  # a shortened column keeps at least this many characters (or its header's longest word)
 ROW_FORMATS = ("table", "csv", "tsv", "json", "markdown")
 GRAPH_FORMATS = ("turtle", "nt", "json-ld")
 FORMATS = ROW_FORMATS + GRAPH_FORMATS
@@ -50,6 +54,8 @@ _DOI = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\S+$", 
 _IDENTIFIER = re.compile(r"(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\S+|[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X]"
                          r"|[a-z][a-z0-9+.-]*://\S+", re.I)
 _DOI_IRI = "https://doi.org/"
+_IRI_COLUMN = re.compile(r"(?:^|_)iri(?:_|$)")  # tool_iri, person_iri_a: a terminal may leave them out
+_PIECE = re.compile(r"[^_]*_+|[^_]+")  # a header's word breaks after its underscores
 _BLANKS = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
 # what a terminal would act on rather than show: escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or
 # ESC \", other "ESC x"), then any other C0 control, DEL or C1 control (the 8-bit CSI among them)
@@ -242,22 +248,163 @@ def is_identifier(c: Cell) -> bool:
     return c is not None and (c[0] != "literal" or bool(_IDENTIFIER.fullmatch(c[1])))
 
 
-def write_table(answer: Answer, out: IO[str], width: int | None, offset: int = 0) -> None:
-    """The rows (one page of them when ``answer.page`` is set) as a table; ``width`` None: nothing is cut."""
+def identifier_column(values: Iterable[Cell]) -> bool:
+    """Whether a column holds identifiers: every value it has is one (a single DOI among reference texts does
+    not make the texts identifiers).
+
+    >>> identifier_column([("uri", "https://x.org/a", None, None), None]), identifier_column([None])
+    (True, False)
+    """
+    given = [c for c in values if c is not None]
+    return bool(given) and all(map(is_identifier, given))
+
+
+@dataclass
+class Grid:
+    """A table to draw: its headers, each row's cells as the lines they show (one, or an item a line for a list
+    column), which columns hold identifiers (shortened last), which a terminal may leave out (the ``*_iri``
+    columns: the name before them says what they identify), and the rows that end a group (a blank line after)."""
+
+    headers: list[str]
+    cells: list[list[list[str]]]
+    ident: list[bool]
+    optional: list[bool]
+    ends: set[int] = field(default_factory=set)
+
+
+def grid(columns: list[str], rows: list[list[Cell]], lists: Iterable[str] = ()) -> Grid:
+    """``rows`` under ``columns`` as a Grid: values as ``shown``; the items of a ``lists`` column one a line (and
+    then a blank line between rows)."""
+    listed = [c in set(lists) for c in columns]
+    cells = [[[printable(item) for item in c[1].split("\n")] if listed[i] and c is not None and c[0] == "literal"
+              else [shown(c)] for i, c in enumerate(row)] for row in rows]
+    apart = any(len(lines) > 1 for r in cells for lines in r)  # (rows of several lines: a blank line after each)
+    return Grid(list(columns), cells, [identifier_column(r[i] for r in rows) for i in range(len(columns))],
+                [bool(_IRI_COLUMN.search(c)) for c in columns], set(range(len(rows))) if apart else set())
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How a Grid fits a width: the columns shown and their widths, those shortened and those left out."""
+
+    shown: list[int]
+    widths: list[int]
+    cut: list[str]
+    left_out: list[str]
+
+    def note(self) -> str | None:
+        """The line that says what was shortened or left out (None: nothing was)."""
+        parts = ([f"shortened to fit: {', '.join(self.cut)}"] if self.cut else []) + \
+                ([f"left out{'' if self.cut else ' to fit'}: {', '.join(self.left_out)}"] if self.left_out else [])
+        if not parts:
+            return None
+        more = "everything" if self.cut and self.left_out else "them whole" if self.cut else "every column"
+        return f"({'; '.join(parts)}; --wide shows {more})"
+
+
+def _gaps(n: int) -> int:
+    return 2 * (n - 1)  # (a column but the last is followed by a space of padding and one of rule)
+
+
+def plan(g: Grid, width: int | None) -> Fit:
+    """How ``g`` fits ``width`` (None: whole). When it does not fit whole: the ``*_iri`` columns are left out, the
+    widest text columns give way first (down to ``MIN_TEXT`` characters or their header's longest word); when the
+    text at its least is not enough, the identifiers too (the widest first), to the same least; when even that is
+    too wide, columns are left out from the right. No line is wider than ``width`` (a single column is cut to it).
+    A header wider than its values is broken into lines before a value is cut (``header_lines``); only a value
+    cut counts as shortened."""
+    from rich.cells import cell_len
+    n = len(g.headers)
+    values = [max([0] + [cell_len(line) for r in g.cells for line in r[i]]) for i in range(n)]
+    full = [max(cell_len(h), v) for h, v in zip(g.headers, values, strict=True)]
+    word = [max(map(cell_len, header_pieces(h))) for h in g.headers]
+    least = [min(f, max(MIN_TEXT, w)) for f, w in zip(full, word, strict=True)]
+    everything = list(range(n))
+
+    def fit(shown: list[int]) -> list[int] | None:
+        budget = width - _gaps(len(shown)) if width is not None else 0
+        text_first = [full[i] if g.ident[i] else least[i] for i in shown]
+        if sum(text_first) <= budget:
+            return fitted([full[i] for i in shown], text_first, budget)
+        if sum(least[i] for i in shown) > budget:
+            return None
+        idents = [i for i in shown if g.ident[i]]  # the text at its least, the identifiers in the room left
+        room = budget - sum(least[i] for i in shown if not g.ident[i])
+        cut = dict(zip(idents, fitted([full[i] for i in idents], [least[i] for i in idents], room), strict=True))
+        return [cut.get(i, least[i]) for i in shown]
+
+    if width is None or sum(full) + _gaps(n) <= width:
+        return Fit(everything, full, [], [])
+    shown = [i for i in everything if not g.optional[i]] or everything
+    widths = fit(shown)
+    while widths is None and len(shown) > 1:
+        shown = shown[:-1]
+        widths = fit(shown)
+    if widths is None:
+        widths = [max(1, width)]
+    return Fit(shown, widths, [g.headers[i] for i, w in zip(shown, widths, strict=True) if w < values[i]],
+               [g.headers[i] for i in everything if i not in shown])
+
+
+def header_pieces(header: str) -> list[str]:
+    """Where a header may break: after a space or an underscore.
+
+    >>> header_pieces("recognition_method"), header_pieces("Compilers and code generation")[:2]
+    (['recognition_', 'method'], ['Compilers', 'and'])
+    """
+    return [p for word in header.split() for p in _PIECE.findall(word)] or [""]
+
+
+def header_lines(header: str, width: int) -> str:
+    """``header`` broken into lines of at most ``width`` cells where it may break (a piece wider is folded)."""
+    from rich.cells import cell_len
+    lines: list[str] = []
+    for word in header.split() or [""]:
+        for n, piece in enumerate(_PIECE.findall(word) or [""]):
+            joined = (lines[-1] + (" " if n == 0 else "") + piece) if lines else piece
+            if lines and cell_len(joined) <= width:
+                lines[-1] = joined
+            else:
+                lines.append(piece)
+    return "\n".join(lines)
+
+
+def wrapped(text: str, width: int | None) -> str:
+    """``text`` (one line, no newline) wrapped at spaces to ``width`` (None: as it is; at least 20), with a newline
+    at the end."""
+    if width is None:
+        return text + "\n"
+    return "\n".join(textwrap.wrap(text, max(width, 20), break_long_words=False, break_on_hyphens=False)) + "\n"
+
+
+def page_rows(answer: Answer) -> tuple[list[list[Cell]], bool]:
+    """The rows a table shows (one page of them when ``answer.page`` is set) and whether more follow."""
     rows = list(islice(answer.rows, answer.page + 1)) if answer.page is not None else list(answer.rows)
     more = answer.page is not None and len(rows) > answer.page
+    return (rows[:answer.page] if more else rows), more
+
+
+def count_line(n: int, more: bool, offset: int) -> str:
+    """The line under a table: how many rows, or which, and how to see the next page."""
     if more:
-        rows = rows[:answer.page]
-    text, shortened = table(answer.columns, rows, width)
+        which = f"first {n} rows" if not offset else f"rows {offset + 1} to {offset + n}"
+        return f"({which}; more follow: --offset {offset + n} shows the next page, --all every row)"
+    return f"({n} row{'s' if n != 1 else ''})"
+
+
+def write_table(answer: Answer, out: IO[str], width: int | None, offset: int = 0) -> None:
+    """The rows (one page of them when ``answer.page`` is set) as a table; ``width`` None: nothing is cut. The
+    answer to the headline question, on a terminal, as ``kg.query.headline`` shows it."""
+    if answer.sides is not None:
+        from .headline import write_headline
+        write_headline(answer, out, width, offset)
+        return
+    rows, more = page_rows(answer)
+    text, fit = table(grid(answer.columns, rows, answer.lists), width)
     out.write(text)
-    n = len(rows)
-    if more:
-        which = f"the first {n} rows" if not offset else f"rows {offset + 1} to {offset + n}"
-        out.write(f"({which}; more follow: --offset {offset + n} shows the next page, --all every row)\n")
-    else:
-        out.write(f"({n} row{'s' if n != 1 else ''})\n")
-    if shortened:
-        out.write(HINT + "\n")
+    out.write(wrapped(count_line(len(rows), more, offset), width))
+    if (note := fit.note()) is not None:
+        out.write(wrapped(note, width))
 
 
 def fitted(full: list[int], least: list[int], budget: int | None) -> list[int]:
@@ -286,36 +433,30 @@ def fitted(full: list[int], least: list[int], budget: int | None) -> list[int]:
     return widths
 
 
-def table(columns: list[str], rows: list[list[Cell]], width: int | None) -> tuple[str, bool]:
-    """``rows`` under ``columns``, aligned by rich's Table, and whether a value was shortened to fit ``width``
-    (None: no limit). Identifier columns keep their whole width; the widest text columns give way first,
-    down to ``MIN_TEXT`` characters (or their header's), after which the table may be wider than ``width``.
-    The widths are chosen here (``fitted``): rich's own shrinking knows no least width and, as a last resort,
-    cuts every column, identifiers too. Rich measures the text (wide characters take two cells), cuts it
-    with "…" and draws the table."""
-    if not columns:
-        return "(no columns)\n", False
+def table(g: Grid, width: int | None) -> tuple[str, Fit]:
+    """``g`` drawn by rich's Table within ``width`` (None: no limit; see ``plan``), and how it was fitted. The widths
+    are chosen here: rich's own shrinking knows no least width and, as a last resort, cuts every column,
+    identifiers too. Rich measures the text (wide characters take two cells), cuts each line of a cell with "…"
+    and draws the table: a header (broken after a space or an underscore when too wide), a rule of '-' under
+    each column, no edges, no lines between rows, a blank line after a group."""
+    if not g.headers:
+        return "(no columns)\n", Fit([], [], [], [])
     from rich.box import Box
-    from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Column, Table
     from rich.text import Text
 
-    texts = [[shown(c) for c in row] for row in rows]
-    ident = [any(is_identifier(row[i]) for row in rows) for i in range(len(columns))]
-    full = [max([cell_len(c)] + [cell_len(r[i]) for r in texts]) for i, c in enumerate(columns)]
-    least = [f if ident[i] else min(f, max(MIN_TEXT, cell_len(columns[i]))) for i, f in enumerate(full)]
-    gaps = 2 * (len(columns) - 1)  # (a column but the last is followed by a space of padding and one of rule)
-    widths = fitted(full, least, None if width is None else width - gaps)
-    # header, then a rule of '-' under each column: no edges, no lines between rows
+    fit = plan(g, width)
     rule = Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
-    t = Table(*(Column(Text(c), width=w, no_wrap=True, overflow="ellipsis")
-                for c, w in zip(columns, widths, strict=True)),
+    t = Table(*(Column(Text(header_lines(g.headers[i], w), overflow="fold"), width=w, no_wrap=True,
+                       overflow="ellipsis") for i, w in zip(fit.shown, fit.widths, strict=True)),
               box=rule, show_edge=False, pad_edge=False, padding=(0, 1), collapse_padding=True, highlight=False)
-    for r in texts:
-        t.add_row(*(Text(v, no_wrap=True, overflow="ellipsis") for v in r))
+    for n, r in enumerate(g.cells):
+        t.add_row(*(Text("\n".join(r[i]), no_wrap=True, overflow="ellipsis") for i in fit.shown),
+                  end_section=n in g.ends and n != len(g.cells) - 1)
     buf = io.StringIO()
-    console = Console(file=buf, width=sum(widths) + gaps, color_system=None, force_terminal=False, no_color=True,
-                      highlight=False, markup=False, emoji=False, legacy_windows=False, _environ={})
+    console = Console(file=buf, width=sum(fit.widths) + _gaps(len(fit.shown)), color_system=None,
+                      force_terminal=False, no_color=True, highlight=False, markup=False, emoji=False,
+                      legacy_windows=False, _environ={})
     console.print(t, crop=False)
-    return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines()), widths != full
+    return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines()), fit

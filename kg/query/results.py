@@ -66,17 +66,33 @@ class Results:
     graph_nt: str | None = None  # CONSTRUCT/DESCRIBE results as N-Triples: sorted, unique lines
 
 
+@dataclass(frozen=True)
+class Side:
+    """One side of the headline question: its letter, its topic's label and its papers' titles (a DOI for a paper
+    without one), in code-point order."""
+
+    letter: str
+    label: str
+    papers: tuple[str, ...]
+
+
 @dataclass
 class Answer:
     """An answer as the engine gives it: the rows of a SELECT come one at a time (``rows`` is an iterator,
     read once), so that a writer can pass each on before the next is computed. ``page`` is the default page
-    size when one was added to the query (it then asked for one row more, to tell whether more follow)."""
+    size when one was added to the query (it then asked for one row more, to tell whether more follow).
+    For a person's table (a terminal): ``lists``, the stored query's list columns (one item a line), ``sides``, the
+    two sides of the headline question when the query answers it (``kg.query.headline``), and ``partial``: the rows
+    are those --limit or --offset chose, not the whole answer."""
 
     columns: list[str] = field(default_factory=list)
     rows: Iterator[list[Cell]] = field(default_factory=lambda: iter(()))
     boolean: bool | None = None
     graph: list[str] | None = None  # CONSTRUCT/DESCRIBE results: sorted, unique N-Triples lines
     page: int | None = None
+    lists: tuple[str, ...] = ()
+    sides: tuple[Side, Side] | None = None
+    partial: bool = False
 
     @property
     def form(self) -> str:
@@ -95,7 +111,8 @@ class Answer:
 
     def mapped(self, each: Callable[[list[Cell]], list[Cell]]) -> Answer:
         """The same answer with ``each`` applied to every row as it comes."""
-        return Answer(self.columns, map(each, self.rows), self.boolean, self.graph, self.page)
+        return Answer(self.columns, map(each, self.rows), self.boolean, self.graph, self.page, self.lists,
+                      self.sides, self.partial)
 
 
 def sorted_lists(res: Results, columns: tuple[str, ...], ordered: tuple[str, ...] = ()) -> Results:

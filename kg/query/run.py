@@ -14,10 +14,11 @@ from ..infra.parts import exists as parts_exist
 from ..infra.parts import is_folder as parts_folder
 from ..infra.parts import lines as parts_lines
 from ..rdf.io import read_graph_lines
+from ..resources import data_file
 from . import index
 from .backends import answer_oxigraph, load_store, no_triples, open_disk_store, query_endpoint, query_rdflib
 from .discover import tool_table, topic_table
-from .results import Answer, Cell, Results, list_sorter, untitled_cited
+from .results import Answer, Cell, Results, Side, list_sorter, untitled_cited
 from .stored import StoredQuery, Values, bound_text, find_query, given, is_plain_query_file, resolve_iri
 from .text import check_local, paged, query_form, shift_error_lines, with_standard_prefixes
 
@@ -79,11 +80,13 @@ def _adhoc(text: str, source: str) -> Prepared:
 
 def answer(name_or_file: str, params: Values, on: QuerySource, text: str | None = None,
            limit: int | None = None, offset: int | None = None, on_text: Callable[[str], None] | None = None,
-           page: int | None = None) -> Answer:
+           page: int | None = None, view: bool = False) -> Answer:
     """A query's answer as the engine gives it: a SELECT's rows are computed as they are read (on Oxigraph; rdflib
     and an endpoint answer whole). With ``page`` and no ``limit``, a SELECT is asked for ``page`` + 1 rows (the
     answer's ``page`` is then set: one row more than it says that more follow). The items of a stored query's list
-    columns come back sorted; ``on_text`` is given the text sent to the engine before it is sent."""
+    columns come back sorted; ``on_text`` is given the text sent to the engine before it is sent. ``view``: the
+    answer is for a person's table on a terminal: it carries the stored query's list columns and, for the headline
+    question, its two sides (``sides``)."""
     prepared = prepare(name_or_file, params, text)
     if (on.default_graphs or on.named_graphs) and not on.endpoint:
         raise UsageError("--default-graph-uri and --named-graph-uri go with --endpoint; a local source answers "
@@ -104,8 +107,35 @@ def answer(name_or_file: str, params: Values, on: QuerySource, text: str | None 
     if asked is not None:
         res.page = page
     stored = prepared.stored
+    if view and stored is not None and res.form == "SELECT":
+        res.lists = stored.lists
+        res.sides = sides(stored, params, on) if stored.sides else None
+        res.partial = limit is not None or bool(offset)
     sort = list_sorter(res.columns, stored.lists, stored.ordered) if stored is not None else None
     return res.mapped(sort) if sort is not None else res
+
+
+def sides(stored: StoredQuery, params: Values, on: QuerySource) -> tuple[Side, Side]:
+    """The two sides of a stored query that answers the headline question (``#+ sides: PARAM_A PARAM_B``), as
+    its parameters choose them: each side's topic label and its papers' titles (kg/data/headline-sides.rq)."""
+    assert stored.sides is not None
+    defaults = {p.name: p.default or "" for p in stored.params}
+    chosen: dict[str, str | Sequence[str]] = {
+        side: params.get(name, defaults[name]) for side, name in zip(("topic-a", "topic-b"), stored.sides, strict=True)}
+    res = query(str(data_file("headline-sides.rq")), chosen, on)
+    labels: dict[str, str] = {}
+    papers: dict[str, dict[str, str]] = {"A": {}, "B": {}}  # side -> DOI -> its least title (or the DOI)
+    for side, label, doi, title in ((c[1] if c else "" for c in row) for row in res.rows):
+        labels.setdefault(side, label)
+        if doi:
+            name = title or doi
+            papers[side][doi] = min(papers[side].get(doi, name), name)
+    def asked(side: str) -> str:
+        value = chosen["topic-a" if side == "A" else "topic-b"]
+        return value if isinstance(value, str) else ", ".join(value)
+
+    a, b = (Side(s, labels.get(s, asked(s)), tuple(sorted(papers[s].values()))) for s in ("A", "B"))
+    return a, b
 
 
 def _from_index(prepared: Prepared, on: QuerySource, limit: int | None, offset: int | None,

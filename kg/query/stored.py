@@ -10,7 +10,9 @@ it and drops it, so that a list keeps an order the text states, as GROUP_CONCAT 
 out with the ``kg fetch`` command that fills the titles in: ``kg.query.results.untitled_cited``),
 ``page`` (``index``: the store that ``kg build --store`` writes keeps the listing's rows in order, so that a page
 is read from there: ``kg.query.index``), ``repeatable`` (parameters that take several values, ``-p topic-a=x -p
-topic-a=y``: the answer of any of them, one VALUES row for each).
+topic-a=y``: the answer of any of them, one VALUES row for each), ``sides`` (``PARAM_A PARAM_B``: the query answers
+the headline question, its sides the topics of these two parameters; a terminal shows it as an answer:
+``kg.query.headline``).
 Parameters are bound by one mechanism on every backend: a VALUES block of serialized RDF terms placed
 at the start of every WHERE clause (so subqueries see them too); the text of a value never becomes query
 syntax. Integers are bounded (``INT_MIN``..``INT_MAX``, Oxigraph's xsd:integer). Ids and categories are matched
@@ -108,6 +110,7 @@ class StoredQuery:
     untitled: tuple[str, str] | None = None  # (cited works' column, their titles' column): '#+ untitled:'
     page: str | None = None  # '#+ page: index': kg keeps the rows in the store's index (kg.query.index)
     repeatable: tuple[str, ...] = ()  # '#+ repeatable:' parameters that take several values (VALUES rows)
+    sides: tuple[str, str] | None = None  # '#+ sides: PARAM_A PARAM_B': the headline question's two topic parameters
 
 
 Values = Mapping[str, "str | Sequence[str]"]  # parameter values by name: one, or several (-p given again)
@@ -142,7 +145,8 @@ def parse_query_file(path: Path) -> StoredQuery:
             if cm.group("name") in docs:
                 raise QueryError(f"{path}:{lineno}: column {cm.group('name')!r} is described twice; keep one")
             docs[cm.group("name")] = (lineno, cm.group("text"))
-        elif key in ("name", "description", "returns", "lists", "ordered", "untitled", "page", "repeatable"):
+        elif key in ("name", "description", "returns", "lists", "ordered", "untitled", "page", "repeatable",
+                     "sides"):
             if key in meta:
                 raise QueryError(f"{path}:{lineno}: header key {key!r} given twice; keep one")
             meta[key] = value
@@ -150,7 +154,7 @@ def parse_query_file(path: Path) -> StoredQuery:
         else:
             raise QueryError(f"{path}:{lineno}: unknown header key {key!r}; "
                              "use name, description, param, returns, column, lists, ordered, untitled, page, "
-                             "repeatable")
+                             "repeatable, sides")
     for key in ("name", "description", "returns"):
         if not meta.get(key):
             raise QueryError(f"{path}: header has no '#+ {key}:' line; add it")
@@ -171,9 +175,13 @@ def parse_query_file(path: Path) -> StoredQuery:
     if unknown := [r for r in repeatable if r not in {p.name for p in params}]:
         raise QueryError(f"{path}:{lines_of['repeatable']}: '#+ repeatable:' names {unknown[0]!r}, which is no "
                          "'#+ param:' of the query; name its parameters")
+    sides = meta.get("sides", "").split()
+    if "sides" in meta and (len(sides) != 2 or set(sides) - {p.name for p in params}):
+        raise QueryError(f"{path}:{lines_of['sides']}: write '#+ sides: PARAM_A PARAM_B' naming the two topic "
+                         "parameters of the headline question, both '#+ param:' lines of this query")
     return StoredQuery(meta["name"], meta["description"], tuple(params), returns, text, path, lists, ordered,
                        tuple(docs[c][1] for c in returns), (named[0], named[1]) if named else None, page,
-                       repeatable)
+                       repeatable, (sides[0], sides[1]) if sides else None)
 
 
 def _param(path: Path, lineno: int, value: str, params: list[Param]) -> Param:
