@@ -223,7 +223,7 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
         mapped += 1
         work, _warnings = normalize(raw, source)
         enriched = enrich(work, ctx.catalogue, ctx.topic_overrides, ctx.topic_source, lookup.resolutions(work.doi),
-                          lookup.cited_records(work.doi).get, lookup.named(work.doi).get)
+                          lookup.cited_records(work.doi).get, lookup.named(work.doi).get, lookup.mentions(work.doi))
         add_shared(used, work, enriched.shared, ctx.minter)
         graph = ctx.minter.graph(work.doi)
         start = len(lines)

@@ -14,10 +14,9 @@ import json
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 LABELS = ("author", "editor", "title", "container", "date", "volume", "issue", "pages", "publisher", "location",
           "doi", "url", "other")
@@ -32,9 +31,8 @@ _DASHES = frozenset("-–—‐‑")
 MODEL = "parser.crfsuite"
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One token of a reference text: its characters and where they are."""
+class Token(NamedTuple):
+    """One token of a reference text: its characters and where they are (a named tuple: made fast)."""
 
     text: str
     start: int
@@ -50,13 +48,16 @@ def tokenize(text: str) -> list[Token]:
     ['Zoller', 'SD', ',', 'LaTeX']
     """
     out = []
+    glued = _GLUED.match
     for m in TOKEN.finditer(text):
-        g = _GLUED.match(m.group()) if len(m.group()) > 3 else None
+        word = m.group()
+        start, end = m.span()
+        g = glued(word) if len(word) > 3 and word[-1].isupper() else None
         if g:  # "ZollerSD" (a family name and its initials without the space): two tokens
-            k = m.start() + g.end(1)
-            out += [Token(g.group(1), m.start(), k), Token(g.group(2), k, m.end())]
+            k = start + g.end(1)
+            out += [Token(g.group(1), start, k), Token(g.group(2), k, end)]
         else:
-            out.append(Token(m.group(), m.start(), m.end()))
+            out.append(Token(word, start, end))
     return out
 
 
@@ -156,31 +157,49 @@ def _context(tokens: list[Token], own: list[tuple[str, ...]]) -> list[list[str]]
     return out
 
 
+_OFFSETS = (-2, -1, 1, 2)
+_NONE = tuple(f"{d}:none" for d in _OFFSETS)
+_POS = tuple(f"pos={k}" for k in range(10))
+_SPACES = ("sp=00", "sp=01", "sp=10", "sp=11")
+
+
+@lru_cache(maxsize=1 << 14)
+def _neighbour_features(word: str) -> tuple[tuple[str, ...], ...]:
+    """A token's features as its neighbours see them: k-th, from where the token is ``_OFFSETS[k]`` tokens away
+    (2 before, 1 before, 1 after, 2 after; memoised like ``_word_features``)."""
+    short = [x for x in _word_features(word) if x.startswith(_NEIGHBOUR_KEEP)]
+    return tuple(tuple(f"{d}:{x}" for x in short) for d in _OFFSETS)
+
+
 def features(text: str, tokens: list[Token]) -> list[list[str]]:
     """The feature strings of every token: its own, its context (position, brackets, quotes, sentence breaks
     and years before it), and its neighbours' within two tokens."""
     n = len(tokens)
-    own: list[tuple[str, ...]] = [_word_features(t.text) for t in tokens]
-    short: list[list[str]] = [[x for x in f if x.startswith(_NEIGHBOUR_KEEP)] for f in own]
+    words = [t.text for t in tokens]
+    own: list[tuple[str, ...]] = [_word_features(w) for w in words]
+    told = [_neighbour_features(w) for w in words]  # told[j][k]: token j, seen by the token _OFFSETS[k] before it
     context = _context(tokens, own)
     out: list[list[str]] = []
     for i, t in enumerate(tokens):
-        f = ["bias", *own[i], f"pos={10 * i // n}"]
+        f = ["bias", *own[i], _POS[10 * i // n]]
         if i == 0:
             f.append("first")
         if i == n - 1:
             f.append("last")
         space_before = i > 0 and tokens[i - 1].end < t.start
         space_after = i < n - 1 and t.end < tokens[i + 1].start
-        f.append(f"sp={int(space_before)}{int(space_after)}")
+        f.append(_SPACES[2 * space_before + space_after])
         f += context[i]
-        if i + 1 < n and tokens[i + 1].text == "." and len(t.text) == 1 and t.text.isupper():
+        if i + 1 < n and words[i + 1] == "." and len(t.text) == 1 and t.text.isupper():
             f.append("initial_dot")
-        for d in (-2, -1, 1, 2):
+        for k, d in enumerate(_OFFSETS):
             j = i + d
-            f.extend(f"{d}:{x}" for x in short[j]) if 0 <= j < n else f.append(f"{d}:none")
+            if 0 <= j < n:
+                f += told[j][k]
+            else:
+                f.append(_NONE[k])
         if i > 0:
-            f.append(f"-1|0:{fold_word(tokens[i - 1].text)}|{fold_word(t.text)}" if len(tokens[i - 1].text) == 1 or
+            f.append(f"-1|0:{fold_word(words[i - 1])}|{fold_word(t.text)}" if len(words[i - 1]) == 1 or
                      len(t.text) == 1 else "-1|0:words")
         out.append(f)
     return out

@@ -13,7 +13,7 @@ import orjson
 from ..model import Work
 from ..rdf.ids import Minter
 from ..resources import data_file
-from .named import Named, mention_of, reference_kind, reference_text
+from .named import Mention, Named, mention_of, reference_kind, reference_text
 from .parse import fold
 from .resolve import Resolution
 from .tools import ArtifactMatch, Candidate, Catalogue, Tool, ToolMatch
@@ -86,10 +86,12 @@ def named_tool(n: Named) -> Tool:
 def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[str]], topic_source: str | None,
            resolutions: dict[int, Resolution],
            cited_record: Callable[[str], tuple[str | None, str | None] | None],
-           named_of: Callable[[str], Named | None]) -> Enriched:
+           named_of: Callable[[str], Named | None], mentions: dict[int, Mention] | None = None) -> Enriched:
     """Recognise what the work's references cite (catalogue tools, tools named by the references, tool
     candidates, models, datasets, benchmark suites, algorithms) and the work's topics (``overrides``, the
-    --topics file ``topic_source`` names, wins over classification)."""
+    --topics file ``topic_source`` names, wins over classification). ``mentions``: what
+    ``kg.refs.named.work_mentions`` found in the work's references, by index, where it is known already (else it is
+    found again here)."""
     tools: dict[int, list[ToolMatch]] = {}
     candidates: dict[int, Candidate] = {}
     artifacts: dict[int, ArtifactMatch] = {}
@@ -107,7 +109,8 @@ def enrich(work: Work, catalogue: Catalogue | None, overrides: dict[str, list[st
             matches = catalogue.recognise_record(rec[0], rec[1])
         matches = [x for x in (ToolMatch(x.tool, x.method, probability(x.method, x.score), x.matched)
                                 for x in matches) if x.score >= tool_threshold() or x.tool.kind != "tool"]
-        if not matches and (m := mention_of(res.parsed, text, catalogue)) is not None \
+        if not matches and (m := mention_of(res.parsed, text, catalogue) if mentions is None else
+                            mentions.get(ref.index)) is not None \
                 and (n := named_of(m.key)) is not None:
             p = probability(m.method, n.score)
             known = catalogue.by_alias.get(fold(n.name), [])

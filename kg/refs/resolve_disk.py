@@ -462,6 +462,18 @@ class Lookup:
 
     def __init__(self, path: Path | str) -> None:
         self.db = connect(path, readonly=True)
+        self._indexed_mentions = "idx" in {row[1] for row in self.db.execute("PRAGMA table_info(mention)")}
+
+    def mentions(self, citing: str) -> dict[int, Mention] | None:
+        """The mention of a named artifact in each reference of one citing work that has one, by reference index,
+        as pass 1 found it (``kg.refs.named.work_mentions``); None where the tables do not keep them (a cluster
+        build's lookup keeps only which names a work mentions)."""
+        if not self._indexed_mentions:
+            return None
+        return {idx: Mention(key, name, kind, category, method, score, matched)
+                for idx, key, name, kind, category, method, score, matched in self.db.execute(
+                    "SELECT idx, key, name, kind, category, method, score, matched FROM mention WHERE citing = ?",
+                    (citing,))}
 
     def resolutions(self, citing: str) -> dict[int, Resolution]:
         parsed = {idx: ParsedRef(*marshal.loads(blob)) for idx, blob in
