@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import threading
 import time
 from multiprocessing import get_context
@@ -42,6 +43,15 @@ def _sleep_in_a_pool(pids: Path) -> None:
     with get_context("fork").Pool(2) as pool:
         pids.write_text(" ".join(str(p.pid) for p in pool._pool), encoding="utf-8")
         pool.apply(time.sleep, (60,))
+
+
+def _deaf_in_a_pool(pids: Path) -> None:
+    # the hang of an interrupted build: the child's main thread asleep in a pool's wait while its signals are
+    # taken by another of its threads (here, SIGTERM is held in the main thread, so a pool thread takes it)
+    with get_context("fork").Pool(2) as pool:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        pids.write_text(" ".join(str(p.pid) for p in pool._pool), encoding="utf-8")
+        pool.apply(time.sleep, (600,))
 
 
 def _exit_now() -> None:
@@ -89,6 +99,24 @@ def test_cancel_ends_the_child_and_the_workers_it_started(tmp_path: Path) -> Non
     while any(_running(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_running(p) for p in workers)
+
+
+def test_cancel_ends_a_child_that_sleeps_through_its_signal(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    job = Forked(_deaf_in_a_pool, pids)
+    deadline = time.monotonic() + 30
+    while not (pids.exists() and pids.read_text(encoding="utf-8")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    procs = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    cancelled = threading.Thread(target=job.cancel, daemon=True)
+    cancelled.start()
+    cancelled.join(60)  # (the child would wait for its worker's 600 s)
+    assert not cancelled.is_alive(), "cancel() waited for a child that slept through SIGTERM"
+    assert not _running(job._proc.pid or 0)
+    deadline = time.monotonic() + 30
+    while any(_running(p) for p in procs) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(p) for p in procs)
 
 
 def _running(pid: int) -> bool:

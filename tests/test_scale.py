@@ -376,11 +376,7 @@ def _pythons_in_group(pgid: int) -> int:
     return n
 
 
-# Ctrl-C while the sample is validated hung the build (no exit within 120 s) in 2 of 3 full CI-like runs after the
-# merges of 2026-12-04 (it passed alone 3 of 3): a known defect being investigated (see the closing note), so that
-# case runs with --runslow until it is found; the mapping case stays in CI.
-@pytest.mark.parametrize(("moment", "processes"),
-                         [("map-*.nq", 3), pytest.param("sample.nq", 4, marks=pytest.mark.slow)],
+@pytest.mark.parametrize(("moment", "processes"), [("map-*.nq", 3), ("sample.nq", 4)],
                          ids=["mapping", "validating-the-sample"])
 def test_an_interrupted_build_says_so_in_one_line_and_leaves_nothing_behind(tmp_path: Path, moment: str,
                                                                             processes: int) -> None:

@@ -24,13 +24,16 @@ from ..errors import KgError
 T = TypeVar("T")
 A = TypeVar("A")
 _TASK: tuple[Callable[..., Any], tuple[Any, ...], Any, bool] | None = None  # what the child inherits
+CANCEL_GRACE = 3.0  # seconds a cancelled child has to end before it is killed
 
 
 def _child() -> None:
     fn, args, send, reports = _TASK  # type: ignore[misc]
-    # a cancelled child unwinds (its own pools end their workers on the way out) instead of leaving them behind;
-    # so does one whose parent died (its workers, having it as their parent, end with it anyway)
-    signal.signal(signal.SIGTERM, lambda _sig, _frame: sys.exit(1))
+    # Ctrl-C is for the parent, which cancels the child (SIGTERM); a cancelled child, or one whose parent died,
+    # ends its own workers and exits at once, without unwinding: a pool's terminate() waits on its threads and
+    # locks, which the interrupt may have left waiting forever
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end_now)
     die_with_parent(signal.SIGTERM)
     try:
         if reports:  # the child's reports go back as they come; the parent reads them in poll() and result()
@@ -38,11 +41,38 @@ def _child() -> None:
         else:
             data = pickle.dumps(("ok", fn(*args)))
     except (KeyboardInterrupt, SystemExit):
-        raise SystemExit(1) from None  # (cancelled or interrupted: nobody waits for an answer; no traceback)
+        _end_now()  # (cancelled or interrupted: nobody waits for an answer; no traceback)
     except BaseException as e:  # noqa: BLE001 - everything else goes back to the parent, which raises it
         data = _error(e)
     send.send_bytes(data)
     send.close()
+
+
+def _end_now(*_signal: object) -> None:
+    """End the child now, and the processes it started (a pool's workers) with it."""
+    for pid in _children_of(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    os._exit(1)
+
+
+def _children_of(pid: int) -> list[int]:
+    """The running processes that ``pid`` started (Linux: /proc; elsewhere those multiprocessing knows of, when
+    ``pid`` is this process)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return [p.pid for p in mp.active_children() if p.pid is not None] if pid == os.getpid() else []
+    for tid in tasks:  # (each thread's own children: a pool may start workers from one of its threads)
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", encoding="ascii") as fh:
+                found.extend(int(c) for c in fh.read().split())
+        except OSError:
+            continue
+    return found
 
 
 def _error(e: BaseException) -> bytes:
@@ -68,9 +98,13 @@ class Forked(Generic[T]):
         self._recv, send = ctx.Pipe(duplex=False)
         self._answer: bytes | None = None
         _TASK = (fn, args, send, reports)
+        self._proc = ctx.Process(target=_child)
         try:
-            self._proc = ctx.Process(target=_child)
             self._proc.start()
+        except BaseException:  # (Ctrl-C as it starts: nobody would cancel it)
+            if self._proc.pid is not None:
+                self.cancel()
+            raise
         finally:
             _TASK = None
             send.close()
@@ -112,8 +146,19 @@ class Forked(Generic[T]):
         return value
 
     def cancel(self) -> None:
+        """End the child and the processes it started: SIGTERM, which it answers by ending them and itself; if
+        it has not ended after ``CANCEL_GRACE`` seconds (its main thread can sleep through a signal that another
+        of its threads took), SIGKILL to them and to it."""
         if self._proc.is_alive():
             self._proc.terminate()
+            self._proc.join(CANCEL_GRACE)
+            if self._proc.is_alive() and self._proc.pid is not None:
+                for pid in _children_of(self._proc.pid):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                self._proc.kill()
         self._proc.join()
         self._recv.close()
 
