@@ -13,6 +13,9 @@ from .. import __version__
 from ..rdf.ids import DOI_RESOLVER
 from ..refs.topics import concepts
 from ..resources import data_file
+from ..validate.render import summary
+from ..validate.shapes import shape_words
+from ..validate.words import NO_WORDS
 from ..workspace import fetch_command
 from . import svg
 from .data import TOP_CITED, WEAK, Corpus, Pair, ToolRow, tool_key, work_key
@@ -581,13 +584,11 @@ class Page:
         if v is None:
             return f'<p class="empty">{e(self.validation_note)}</p>'
         nv, nw, ni = v.count("Violation"), v.count("Warning"), v.count("Info")
-        if nv:
-            status = f'<span class="bad">does not conform ({nv:,} violations)</span>'
-        elif v.results:  # (SHACL: any result, warnings too, means the graph does not conform)
-            status = '<span class="warn">does not conform (no violations)</span>'
-        else:
-            status = '<span class="ok">conforms</span>'
-        out = f"<p>The graph {status}: {nv:,} violations, {nw:,} warnings, {ni:,} infos.</p>"
+        verdict = summary(v, shape_words() if v.results else NO_WORDS)  # (the line kg validate ends with)
+        css = "bad" if nv else "warn" if v.results else "ok"
+        out = (f'<p>The graph is <span class="{css}">{e(verdict)}</span>: {nv:,} violations, {nw:,} warnings, '
+               f'{ni:,} infos (SHACL\'s sh:conforms is {"true" if v.conforms else "false"}: any result, a warning '
+               'too, makes it false).</p>')
         groups: Counter[tuple[str, str]] = Counter((r.severity, r.message) for r in v.results)
         if groups:
             rank = {"Violation": 0, "Warning": 1, "Info": 2}
