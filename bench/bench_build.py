@@ -12,8 +12,16 @@ serializer (on the 1k graph: rdflib needs GBs per million triples) and pyoxigrap
 throughput of ``kg validate --jobs 2`` against pySHACL on the whole graph (on --validate-size records),
 with a check that both reports are identical.
 
+With ``--baseline COMMIT`` the same builds run, in the same run and alternating with this commit's, with the
+``kg`` of another commit (checked out into a git worktree with its own virtualenv under --work, made once), and
+the table the build-cost issue asks for is printed: time per output triple against the floor, the peak of the
+largest process (``VmHWM``: the main process, the pool workers, the forked validator and its shards), and each
+stage's peak memory (the tree's RSS in the stage's window, from ``--timings``; approximate at the edges).
+
     python bench/bench_build.py                       # 1k, 20k, 100k: about an hour on 2 cores
     python bench/bench_build.py --sizes 1000,5000     # a quick look
+    python bench/bench_build.py --sizes 20000,100000 --baseline 417fd2c --jobs-list 0 --skip-validation \
+        --rdflib-max 0                                # the build-cost table (issue 46)
 """
 
 from __future__ import annotations
@@ -58,16 +66,58 @@ def corpus(work: Path, sizes: list[int]) -> dict[int, Path]:
     return out
 
 
-def kg_build(data: Path, home: Path, jobs: int, extra: list[str] | None = None) -> dict:
+def kg_build(data: Path, home: Path, jobs: int, extra: list[str] | None = None, kg: list[str] | None = None) -> dict:
+    """``kg build`` of ``data`` (``jobs`` 0: the default, the available cores), with ``kg`` (default: this
+    commit's)."""
     shutil.rmtree(home, ignore_errors=True)
-    r = run([*KG, "build", str(data), "--jobs", str(jobs), "--timings", *(extra or [])], env={"KG_HOME": str(home)})
+    given = ["--jobs", str(jobs)] if jobs else []
+    r = run([*(kg or KG), "build", str(data), *given, "--timings", *(extra or [])], env={"KG_HOME": str(home)})
     m = re.search(r"\): (\d+) triples", r.stderr)
     if r.returncode != 0 or not m:
         raise SystemExit(f"kg build failed ({r.returncode}): {r.stderr[-2000:]}")
     quads = sum(1 for _ in (home / "graph.nq").open("rb"))
+    stages = next((ln for ln in r.stderr.splitlines() if ln.startswith("timings: ")), "")[9:]
+    main_mb = next((mb for _pid, role, mb in r.processes if role == "main"), 0.0)
+    others = [mb for _pid, role, mb in r.processes if role != "main" and "sort" not in role]
     return {"seconds": r.seconds, "peak_mb": r.peak_mb, "triples": int(m.group(1)), "quads": quads,
             "summary": [ln for ln in r.stderr.splitlines() if ln.startswith(("built", "validation"))],
-            "stages": next((ln for ln in r.stderr.splitlines() if ln.startswith("timings: ")), "")[9:]}
+            "stages": stages, "largest_mb": r.largest_mb, "main_mb": main_mb,
+            "largest_worker_mb": max(others, default=0.0), "stage_mb": stage_peaks(stages, r.seconds, r.timeline)}
+
+
+def stage_peaks(stages: str, seconds: float, timeline: list[tuple[float, float]]) -> dict[str, float]:
+    """Each stage's peak tree RSS (MB): the stages of ``--timings`` laid end to end, ending when the build ended
+    (what comes before the first is start-up)."""
+    spans = [(name, float(secs)) for name, secs in re.findall(r"(\w+) ([\d.]+) s", stages)]
+    t = seconds - sum(secs for _name, secs in spans)
+    out: dict[str, float] = {}
+    for name, secs in spans:
+        inside = [mb for at, mb in timeline if t <= at <= t + secs]
+        out[name] = max(inside, default=0.0)
+        t += secs
+    return out
+
+
+def baseline_kg(commit: str, work: Path) -> list[str]:
+    """The ``kg`` of ``commit``: a git worktree of this repository and a virtualenv of its own, made once."""
+    where = work / f"baseline-{commit}"
+    exe = where / ".venv" / "bin" / "kg"
+    if not exe.exists():
+        print(f"checking out {commit} into {where} and installing it ...", flush=True)
+        if not where.exists():
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(where), commit], check=True,
+                           stdout=subprocess.DEVNULL)
+        subprocess.run([PY, "-m", "venv", str(where / ".venv")], check=True)
+        subprocess.run([str(where / ".venv" / "bin" / "pip"), "install", "-q", "-e", str(where)], check=True)
+    return [str(exe)]
+
+
+def cost_line(name: str, m: dict, floor: dict) -> str:
+    per = (m["seconds"] / m["triples"]) / (floor["seconds"] / floor["triples"])
+    stages = ", ".join(f"{k} {v:.0f}" for k, v in m["stage_mb"].items())
+    return (f"  {name:16s} {per:6.2f}x the floor per triple  {m['triples'] / m['records']:6.0f} triples/record  "
+            f"{m['seconds']:8.1f} s  largest process {m['largest_mb']:6.0f} MB (main {m['main_mb']:.0f}, largest "
+            f"worker {m['largest_worker_mb']:.0f})  stage peaks (tree RSS, MB): {stages}")
 
 
 def mapper(data: Path, kind: str, out: Path) -> dict:
@@ -150,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-builds", action="store_true",
                     help="only Turtle and validation, on the graph-N.nq files an earlier run left in --work")
     ap.add_argument("--skip-validation", action="store_true", help="leave out the validation comparison")
+    ap.add_argument("--baseline", metavar="COMMIT", help="also build with the kg of this commit, alternating")
+    ap.add_argument("--jobs-list", default="1,2", help="the --jobs of the kg builds (0: kg's default)")
     a = ap.parse_args(argv)
     sizes = sorted(int(x) for x in a.sizes.split(","))
     a.work.mkdir(parents=True, exist_ok=True)
@@ -165,35 +217,52 @@ def main(argv: list[str] | None = None) -> int:
             f["rdflib"] = mapper(data[n], "rdflib", Path("/dev/null"))
             print(line("rdflib Graph.add", n, f["rdflib"]), flush=True)
         digests = []
-        for jobs in (1, 2):
-            f[f"kg-j{jobs}"] = kg_build(data[n], a.work / f"kg-{n}", jobs)
-            print(line(f"kg build -j{jobs}", n, f[f"kg-j{jobs}"]), flush=True)
-            print(f"    stages: {f[f'kg-j{jobs}']['stages']}", flush=True)
+        jobs_list = [int(j) for j in a.jobs_list.split(",")]
+        for jobs in jobs_list:
+            tag = f"kg-j{jobs}" if jobs else "kg"
+            f[tag] = kg_build(data[n], a.work / f"kg-{n}", jobs)
+            f[tag]["records"] = n
+            print(line(f"kg build -j{jobs}" if jobs else "kg build", n, f[tag]), flush=True)
+            print(f"    stages: {f[tag]['stages']}", flush=True)
+            print(cost_line("  this commit", f[tag], f["floor"]), flush=True)
             digests.append(_digest(a.work / f"kg-{n}" / "graph.nq"))  # (not timed)
-        f["j1-equals-j2"] = digests[0] == digests[1]
-        print(f"  -j1 and -j2 graphs byte-identical: {f['j1-equals-j2']}", flush=True)
+            if a.baseline:
+                b = f"{tag}-{a.baseline}"
+                f[b] = kg_build(data[n], a.work / f"kg-{n}-base", jobs, kg=baseline_kg(a.baseline, a.work))
+                f[b]["records"] = n
+                print(cost_line(f"  {a.baseline}", f[b], f["floor"]), flush=True)
+                shutil.rmtree(a.work / f"kg-{n}-base", ignore_errors=True)
+        if len(digests) > 1:
+            f["same-bytes-every-jobs"] = len(set(digests)) == 1
+            print(f"  graphs of every --jobs byte-identical: {f['same-bytes-every-jobs']}", flush=True)
         keep = a.work / f"graph-{n}.nq"
         shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
         shutil.rmtree(a.work / f"kg-{n}", ignore_errors=True)
-        per_triple = (f["kg-j1"]["seconds"] / f["kg-j1"]["triples"]) / (f["floor"]["seconds"] / f["floor"]["triples"])
-        print(f"  kg -j1 time per triple: {per_triple:.2f}x the floor's; -j2 speed-up "
-              f"{f['kg-j1']['seconds'] / f['kg-j2']['seconds']:.2f}x;"
-              f" kg -j1 {f['kg-j1']['triples'] / n:.0f} triples/record, floor {f['floor']['triples'] / n:.0f}",
-              flush=True)
+        if "kg-j1" in f and "kg-j2" in f:
+            per_triple = (f["kg-j1"]["seconds"] / f["kg-j1"]["triples"]) / (f["floor"]["seconds"] /
+                                                                             f["floor"]["triples"])
+            print(f"  kg -j1 time per triple: {per_triple:.2f}x the floor's; -j2 speed-up "
+                  f"{f['kg-j1']['seconds'] / f['kg-j2']['seconds']:.2f}x;"
+                  f" kg -j1 {f['kg-j1']['triples'] / n:.0f} triples/record, floor {f['floor']['triples'] / n:.0f}",
+                  flush=True)
         if "rdflib" in f:
             print(f"  rdflib mapper: {f['rdflib']['seconds'] / f['floor']['seconds']:.1f}x the floor's time, "
                   f"{f['rdflib']['peak_mb'] / max(f['floor']['peak_mb'], 1):.0f}x its memory", flush=True)
         figures["sizes"][n] = f
     small = [n for n in sizes if n <= 20000]
-    if small and min(small) > a.rdflib_max:
+    if a.rdflib_max <= 0:
+        small = []  # (no Turtle comparison)
+    elif small and min(small) > a.rdflib_max:
         print(f"\nTurtle: left out (rdflib's serializer runs on the smallest size, and {min(small)} is above "
               f"--rdflib-max {a.rdflib_max}; add a smaller size)", flush=True)
         small = []
     if len(sizes) > 1 and not a.skip_builds:
         lo, hi = sizes[-2], sizes[-1]
-        print(f"\npeak RSS kg -j1: {figures['sizes'][hi]['kg-j1']['peak_mb']:.0f} MB at {hi} vs "
-              f"{figures['sizes'][lo]['kg-j1']['peak_mb']:.0f} MB at {lo}: "
-              f"{figures['sizes'][hi]['kg-j1']['peak_mb'] / figures['sizes'][lo]['kg-j1']['peak_mb']:.2f}x")
+        for tag in [k for k in figures["sizes"][hi] if k.startswith("kg")]:
+            at_hi, at_lo = figures["sizes"][hi][tag], figures["sizes"][lo][tag]
+            print(f"\n{tag}: largest process {at_hi['largest_mb']:.0f} MB at {hi} vs {at_lo['largest_mb']:.0f} MB at "
+                  f"{lo}: {at_hi['largest_mb'] / at_lo['largest_mb']:.2f}x; tree PSS {at_hi['peak_mb']:.0f} vs "
+                  f"{at_lo['peak_mb']:.0f} MB")
     if small:
         big, tiny = max(small), min(small)
         t = turtle(a.work / f"graph-{big}.nq", a.work / f"graph-{tiny}.nq", a.work)
