@@ -213,6 +213,11 @@ class Sorter:
         for line in lines:
             self.add(line)
 
+    def add_run(self, run: Path) -> None:
+        """Take a run file sorted elsewhere (sorted and unique, as ``write_run`` writes it): merged, then removed,
+        with the rest."""
+        self.runs.append(run)
+
     def sorted(self) -> Iterator[str]:
         """Every line added, sorted and unique (spilling what is left, then merging the runs)."""
         self.spill()

@@ -486,7 +486,7 @@ def map_file(plan: Plan, f: int, size: int) -> Done:
                 with open(answer.sampled, encoding="utf-8", newline="\n") as fh:
                     sampled.extend(fh)
                 answer.sampled.unlink()
-            fact_rows.extend(answer.fact_rows)
+            fact_rows.add_run(answer.fact_rows)
             chunk_runs.append(answer.run)
             merge_shared(used, answer.used)
         lookup.db.close()

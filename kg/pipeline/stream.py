@@ -149,7 +149,7 @@ class MappedChunk:
     records: int
     used: Used
     sampled: Path | None  # the run of the lines of the chunk's records in the validation sample
-    fact_rows: list[str]
+    fact_rows: Path  # the run of the chunk's rows of the precomputed facts (``facts.rows``)
 
 
 _CTX: Context | None = None
@@ -232,7 +232,8 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
             sampled.extend(lines[start:])
     run = write_run(lines, runs / f"map-{chunk_no:07d}.nq")
     sample_run = write_run(sampled, runs / f"sample-{chunk_no:07d}.nq") if sampled else None
-    return MappedChunk(run, mapped, used, sample_run, list(facts.rows(lines)))
+    fact_run = write_run(facts.rows(lines), runs / f"fact-rows-{chunk_no:07d}.txt")  # (sorted here, not by the driver)
+    return MappedChunk(run, mapped, used, sample_run, fact_run)
 
 
 # ---------------------------------------------------------------- driver
@@ -363,7 +364,7 @@ def _map_pass(inputs: list[Input], spec: ContextSpec, kept: set[int], chosen: fr
         for answer in _run(pool, _map, tasks, jobs):
             if answer.sampled is not None:
                 result.sampled.append(answer.sampled)
-            fact_rows.extend(answer.fact_rows)
+            fact_rows.add_run(answer.fact_rows)
             runs.append(answer.run)
             faults.reached("map")
             if pool is not None and len(runs) >= tuning.group and \
