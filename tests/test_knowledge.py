@@ -361,3 +361,30 @@ def test_named_artifacts_of_every_kind_build_a_valid_graph(tmp_path: Path) -> No
                    and f"<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{cls}>" in line
                    for line in graph.splitlines()), kind
     assert "<http://purl.org/spar/fabio/Dataset>" not in graph
+
+
+DEVSET = Path(__file__).parent / "data" / "devset"
+
+
+@pytest.mark.parametrize("record_file, recognition, method, score", [
+    # "... gene expression data using Cytoscape": the alias ends the title (was method alias-in-title)
+    ("life/records/10.1101_782680.json", "10.1101/782680/reference/75/tool/cytoscape", "alias", "0.95"),
+    # a Zenodo record titled "owner/repo" (was method software-archive)
+    ("phys/records/10.21105_joss.03285.json", "10.21105/joss.03285/reference/1/tool/named/exoplanet",
+     "package-index", "0.97"),
+])
+def test_devset_recognitions_have_a_method_the_shapes_know(tmp_path: Path, record_file: str, recognition: str,
+                                                        method: str, score: str) -> None:
+    # regression: these recognitions had a kg:method outside the shapes' closed list, so the build of the devset
+    # failed with "A tool recognition has exactly one method ..." and called it a mapping bug
+    r = CliRunner().invoke(main, ["build", str(DEVSET / record_file), "--validate", "full"],
+                           env={"KG_HOME": str(tmp_path / "ws")})
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[-1].startswith("validation: valid: no violations"), r.stderr
+    node = f"<https://w3id.org/crossref-kg/doi/{recognition}>"
+    got = sorted(line.split(" ", 2)[1:] for line in (tmp_path / "ws" / "graph.nq").read_text(encoding="utf-8")
+                 .splitlines() if line.startswith(node + " <https://w3id.org/crossref-kg/ontology#"))
+    kg_ = "<https://w3id.org/crossref-kg/ontology#"
+    assert [p for p, _o in got] == [f"{kg_}matchedText>", f"{kg_}method>", f"{kg_}recognizedTool>", f"{kg_}score>"]
+    assert dict(got)[f"{kg_}method>"].startswith(f'"{method}" ')
+    assert dict(got)[f"{kg_}score>"].startswith(f'"{score}"^^')

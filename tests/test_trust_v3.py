@@ -34,16 +34,35 @@ def test_a_scalar_line_of_json_lines_is_one_bad_line(kg: Kg, scalar: str, where:
     assert dois_in(kg.graph) == {"10.5555/s.1", "10.5555/s.2"}
 
 
+TRAILING = ("g.json.gz: 17 bytes of trailing garbage after the gzip data ignored, as gzip -d does; re-compress the "
+            "file to drop them")
+
+
 @pytest.mark.parametrize("lines", [False, True], ids=["json", "json-lines"])
-def test_a_gzip_file_with_trailing_garbage_keeps_its_records_with_one_note(kg: Kg, lines: bool) -> None:
-    """gzip -d reads such a file with a warning: so does kg build, in one line."""
+def test_a_gzip_file_with_trailing_garbage_keeps_its_records_with_one_warning(kg: Kg, lines: bool) -> None:
+    """gzip -d reads such a file with a warning: so does kg build, in one line (a warning: exit code 0)."""
     records = [work("10.5555/g.1"), work("10.5555/g.2")]
     body = "".join(json.dumps(r) + "\n" for r in records) if lines else json.dumps(records)
     kg.write("g.json.gz", gzip.compress(body.encode(), mtime=0) + b"this is not gzip\n")
     r = kg("build", "g.json.gz")
     assert r.exit_code == 0
-    assert r.stderr.splitlines()[0] == ("note: g.json.gz: 17 bytes of trailing garbage after the gzip data ignored, "
-                                        "as gzip -d does; re-compress the file to drop them")
+    assert r.stderr.splitlines()[0] == f"warning: {TRAILING}"
+    assert r.stderr.splitlines()[1].startswith("built 2 works from 2 records (0 skipped, 0 merged, 1 warning): ")
+    assert r.stderr.count("trailing garbage") == 1
+    assert dois_in(kg.graph) == {"10.5555/g.1", "10.5555/g.2"}
+
+
+def test_a_streamed_gzip_file_with_trailing_garbage_keeps_its_records_with_one_warning(kg: Kg) -> None:
+    """The same for JSON Lines read line by line (a file larger than Tuning.stream_above)."""
+    from kg import api
+    from kg.pipeline.tuning import Tuning
+    body = "".join(json.dumps(work(f"10.5555/g.{i}")) + "\n" for i in (1, 2))
+    kg.write("g.json.gz", gzip.compress(body.encode(), mtime=0) + b"this is not gzip\n")
+    problems: list[tuple[str, str]] = []
+    built, _report = api.build(["g.json.gz"], api.BuildOptions(on_problem=lambda *p: problems.append(p),
+                                                               tuning=Tuning(stream_above=0)))
+    assert problems == [("warning", TRAILING)]
+    assert built.report.skipped == 0 and built.report.warnings == [TRAILING] and built.report.notes == []
     assert dois_in(kg.graph) == {"10.5555/g.1", "10.5555/g.2"}
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..infra.text import printable
 from ..rdf.ids import DEFAULT_BASE
 from ..resources import seeds_dir
 from ..workspace import found_above, sticky_options
@@ -85,7 +86,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
             kept.insert(0, f"building into {above}, the workspace of a parent folder; make a .kg folder here or "
                            "set KG_HOME to build elsewhere")
         for note in kept:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {printable(note)}", err=True)
     shown = wanted(progress_flag, quiet)
     with Progress(shown) as progress:
         try:
@@ -102,7 +103,7 @@ def build(inputs: tuple[str, ...], output: str | None, fmt: str | None, base: st
         raise Fail(f"no usable records in {', '.join(given)}; nothing was written")
     if not quiet:
         for note in r.notes:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {printable(note)}", err=True)
         click.echo(build_summary(result, vreport, time.perf_counter() - started, output, shapes), err=True)
     if timings:
         click.echo(timings_line(result), err=True)

@@ -16,6 +16,7 @@ import click
 
 from ..errors import KgError
 from ..export import FORMATS
+from ..infra.text import printable
 from ..workspace import workspace
 
 FORMAT_CHOICE = click.Choice([*FORMATS, "ttl", "jsonld", "nq"], case_sensitive=False)
@@ -56,7 +57,7 @@ class Fail(click.ClickException):
         self.exit_code = code  # type: ignore[misc]  # click types exit_code a ClassVar, yet reads it per instance
 
     def show(self, file=None) -> None:  # noqa: ANN001 - click's signature
-        click.echo(f"error: {self.format_message()}", err=True)
+        click.echo(f"error: {printable(self.format_message())}", err=True)
 
 
 class Command(click.Command):

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import api
+from ..infra.text import printable
 from ..query.describe import Description
 from ..query.output import terminal_width
 from . import complete
@@ -37,19 +38,20 @@ def describe(target: str, graphs: tuple[Path, ...], store: Path | None) -> None:
 
 def render(d: Description, width: int | None) -> str:
     """The heading, the IRI, the facts as aligned ``label  value`` lines and each evidence section; long values
-    wrapped at word boundaries to ``width`` on a terminal."""
-    out = [d.heading, f"<{d.iri}>", ""]
-    pad = max((len(p) for p, _ in d.facts), default=0)
+    wrapped at word boundaries to ``width`` on a terminal; the graph's values without control characters."""
+    out = [printable(d.heading), printable(f"<{d.iri}>"), ""]
+    pad = max((len(printable(p)) for p, _ in d.facts), default=0)
     for pred, value in d.facts:
-        out += _wrapped(f"  {pred.ljust(pad)}  ", value, width)
+        out += _wrapped(f"  {printable(pred).ljust(pad)}  ", value, width)
     for heading, lines in d.evidence:
-        out += ["", f"{heading}:"]
+        out += ["", printable(f"{heading}:")]
         for line in lines:
             out += _wrapped("  ", line, width, "    ")
     return "\n".join(out) + "\n"
 
 
 def _wrapped(lead: str, text: str, width: int | None, indent: str | None = None) -> list[str]:
+    text = printable(text)
     if width is None:
         return [lead + text]
     rest = indent if indent is not None else " " * len(lead)

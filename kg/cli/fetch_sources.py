@@ -14,6 +14,7 @@ import click
 
 from ..errors import UsageError
 from ..fetch import Client, parse_doi, scan
+from ..infra.text import printable
 from ..sources import citations, library, search
 from .progress import Progress
 from .summary import rate_line
@@ -40,7 +41,7 @@ def run_search(query: search.Search, out_dir: Path, client: Client, *, count_onl
     report = search.run_search(query, out_dir, client, max_works=max_works, rows=rows, refresh=refresh,
                                on_page=shown)
     for line in report.problems:
-        click.echo(f"error: {line}", err=True)
+        click.echo(f"error: {printable(line)}", err=True)
     click.echo(f"matched {report.matched:,}; saved {report.saved:,}, cached {report.cached:,}, failed "
                f"{report.failed:,} works in {report.seconds:.1f} s ({plural(report.pages, 'page')}) -> {out_dir}/",
                err=True)
@@ -74,20 +75,21 @@ def library_dois(paths: list[Path], client: Client | None, min_score: float) -> 
         click.echo(f"{shown}: {lib.format}, {plural(len(lib.entries), 'entry', 'entries')}, "
                    f"{plural(len(lib.dois), 'DOI')} to fetch", err=True)
         if lib.elsewhere:
-            click.echo(f"note: {shown}: {plural(len(lib.elsewhere), 'DOI')} not in Crossref, not asked: "
-                       + "; ".join(f"{e.key} {e.doi} ({a})" for e, a in lib.elsewhere), err=True)
+            click.echo(printable(f"note: {shown}: {plural(len(lib.elsewhere), 'DOI')} not in Crossref, not asked: "
+                                 + "; ".join(f"{e.key} {e.doi} ({a})" for e, a in lib.elsewhere)), err=True)
         missing = lib.without_doi
         if missing and client is not None:
             matches = library.match_entries(missing, client, min_score)
             for m in matches:
                 if m.doi:
-                    click.echo(f'matched: {m.entry.key} -> {m.doi} (score {m.score:.1f}): "{m.title}"', err=True)
+                    click.echo(printable(f'matched: {m.entry.key} -> {m.doi} (score {m.score:.1f}): "{m.title}"'),
+                               err=True)
                     out.append(m.doi)
             missing = [m.entry for m in matches if not m.doi]
         if missing:
             how = "" if client is not None else "; --match-titles looks them up by title"
-            click.echo(f"note: {shown}: {plural(len(missing), 'entry', 'entries')} without a DOI{how}: "
-                       + ", ".join(e.key for e in missing), err=True)
+            click.echo(printable(f"note: {shown}: {plural(len(missing), 'entry', 'entries')} without a DOI{how}: "
+                                 + ", ".join(e.key for e in missing)), err=True)
     return out
 
 
@@ -101,7 +103,7 @@ def citing_seeds(given: tuple[str, ...]) -> list[str]:
         if os.path.exists(value):
             works, _cited, problems = scan([value])
             for line in problems:
-                click.echo(f"skipped: {line}", err=True)
+                click.echo(f"skipped: {printable(line)}", err=True)
             seeds += sorted(works)
         elif (doi := parse_doi(value)) is not None:
             seeds.append(doi)

@@ -21,6 +21,8 @@ from rich.progress import Progress as RichProgress
 from rich.progress import ProgressColumn, Task, TaskID
 from rich.text import Text
 
+from ..infra.text import printable
+
 ETA_AFTER = 5.0  # seconds of a stage before its ETA shows (the first reports say little about the rest)
 LOG_EVERY = 2.0  # off a terminal: seconds between two lines of one stage
 
@@ -143,7 +145,8 @@ class Progress:
         self._report(stage, 0, None, "", text)
 
     def echo(self, message: str) -> None:
-        """A line of its own on standard error, above the stage line."""
+        """A line of its own on standard error, above the stage line (its values' control characters removed)."""
+        message = printable(message)
         if self.bar is not None:
             self.bar.console.print(message, markup=False, highlight=False, emoji=False, soft_wrap=True)
         else:

@@ -12,6 +12,7 @@ import click
 
 from .. import api
 from ..infra.net import DEFAULT_MAX_BYTES
+from ..infra.text import printable
 from ..query.catalogue import describe_text, listing
 from ..query.output import FORMATS as RESULT_FORMATS
 from ..query.output import PAGE, answer_format, on_terminal, render, terminal_width, wrapped, write
@@ -140,7 +141,7 @@ def query(name: str | None, text: str | None, graphs: tuple[Path, ...], graph_fo
         sys.stdout.flush()
         for note in api.absent_values(name, _params(params), list(graphs) or None, store, endpoint, engine, timeout,
                                       max_bytes, graph_format):
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {printable(note)}", err=True)
     if timed:
         click.echo(f"time: {time.perf_counter() - started:.3f} s", err=True)
 

@@ -228,6 +228,10 @@ class Ignored(str):
     """A file met while walking a folder that holds no JSON at all (a README, say): noted, not an error."""
 
 
+class ReadWarning(str):
+    """A file whose records were all read though part of it was not (bytes after its gzip data): a warning."""
+
+
 def _open(shown: str, path: Path, explicit: bool) -> tuple[Any, bool, str, int] | InputError | Ignored:
     """The open file, whether it is gzipped, the sha256 of its bytes as stored and their size; or why it
     cannot be read."""
@@ -258,12 +262,13 @@ def _gzip_error(shown: str, why: str) -> InputError:
 
 
 def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False, stream_above: int = STREAM_ABOVE,
-              ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
+              ) -> Iterator[tuple[Source, Any] | InputError | Ignored | ReadWarning | LazyLine]:
     """Every work record of one file (single JSON document or JSON Lines), errors as values. Gzip is always
     expanded as a stream. Files larger than ``stream_above`` bytes (as stored, or expanded) are read line by line
     when they are JSON Lines, so memory does not grow with the file (with ``lazy``, their lines come unparsed,
     as ``LazyLine``s, for a worker process to parse); a single document may expand to ``MAX_DOCUMENT``. Where
-    a gzip stream breaks off, the records of the lines before the break are kept."""
+    a gzip stream breaks off, the records of the lines before the break are kept; bytes after the gzip data that
+    start no gzip member are ignored, as gzip -d does, with a ``ReadWarning`` after the file's records."""
     opened = _open(shown, path, explicit)
     if isinstance(opened, (InputError, Ignored)):
         yield opened
@@ -273,7 +278,7 @@ def iter_file(shown: str, path: Path, explicit: bool = True, lazy: bool = False,
     with fh:
         yield from _read_opened(shown, fh, gz, digest, stored, explicit, lazy, stream_above, trailing)
     if trailing:
-        yield Ignored(f"{shown}: {stored - trailing[0]} bytes of trailing garbage after the gzip data ignored, as "
+        yield ReadWarning(f"{shown}: {stored - trailing[0]} bytes of trailing garbage after the gzip data ignored, as "
                       "gzip -d does; re-compress the file to drop them")
 
 
@@ -518,12 +523,12 @@ class LazyLine:
 
 @overload
 def iter_records(inputs: Iterable[Input], lazy: Literal[False] = False, stream_above: int = STREAM_ABOVE,
-                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored]: ...
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | ReadWarning]: ...
 @overload
 def iter_records(inputs: Iterable[Input], lazy: bool, stream_above: int = STREAM_ABOVE,
-                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]: ...
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | ReadWarning | LazyLine]: ...
 def iter_records(inputs: Iterable[Input], lazy: bool = False, stream_above: int = STREAM_ABOVE,
-                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | LazyLine]:
+                 ) -> Iterator[tuple[Source, Any] | InputError | Ignored | ReadWarning | LazyLine]:
     """All records of all inputs, in input order then file order (with ``lazy``, the lines of large JSON
     Lines files as ``LazyLine``s, each standing for the records ``LazyLine.records()`` gives)."""
     for shown, path, explicit in expand_paths(inputs):

@@ -56,10 +56,13 @@ class BuildReport:
         return problem
 
     def reader(self, problem: Callable[[str, str], None]) -> Callable[[str, str], None]:
-        """The ``problem`` of ``each_work``: a note is kept; a record or file skipped is counted and reported."""
+        """The ``problem`` of ``each_work``: a note is kept; a warning reported; a record or file skipped is
+        counted and reported."""
         def read_problem(level: str, line: str) -> None:
             if level == "note":
                 self.notes.append(line)
+            elif level == "warning":
+                problem(level, line)
             else:
                 self.skipped += 1
                 problem(level, line)

@@ -46,7 +46,7 @@ from ..infra.extsort import Sorter, merge_blocks, merge_into, merge_runs
 from ..infra.location import Location
 from ..infra.parts import gzip_writer, part_name
 from ..infra.workers import chunks
-from ..ingest.read import Ignored, iter_file
+from ..ingest.read import Ignored, ReadWarning, iter_file
 from ..ingest.spool import fetch_file, is_url
 from ..map.context import Context, ContextSpec
 from ..map.shared import Used, cited_triples, merge_shared, shared_lines
@@ -142,14 +142,17 @@ def _input(plan: Plan, f: int, work: Path) -> Iterator[Path]:
 
 
 def _items(f: int, shown: str, path: Path, explicit: bool, tuning: Tuning,
-           notes: list[str] | None) -> Iterator[tuple[int, Any, frozenset[int] | None]]:
-    """The chunk items of input file ``f``, numbered (f << ITEM_BITS | item) << SHIFT."""
+           notes: list[str] | None, warned: list[str] | None = None,
+           ) -> Iterator[tuple[int, Any, frozenset[int] | None]]:
+    """The chunk items of input file ``f``, numbered (f << ITEM_BITS | item) << SHIFT; its notes and warnings to
+    ``notes`` and ``warned``."""
     for k, item in enumerate(iter_file(shown, path, explicit, lazy=True, stream_above=tuning.stream_above)):
         if k >> ITEM_BITS:
             raise KgError(f"{shown}: holds more than {1 << ITEM_BITS} records or lines; split it into smaller files")
-        if isinstance(item, Ignored):
-            if notes is not None:
-                notes.append(str(item))
+        if isinstance(item, (Ignored, ReadWarning)):
+            kept = warned if isinstance(item, ReadWarning) else notes
+            if kept is not None:
+                kept.append(str(item))
             continue
         yield (f << ITEM_BITS | k) << SHIFT, item, None
 
@@ -167,10 +170,11 @@ def scan(plan: Plan, f: int) -> Done:
     shown, _where, explicit = plan.files[f]
     events: list[tuple[str, str]] = []
     notes: list[str] = []
+    warned: list[str] = []
     records = 0
     with workdir(plan) as work, _input(plan, f, work) as path:
         out = shuffle.Writer(work / "scan.shf")
-        for chunk in chunks(_items(f, shown, path, explicit, tuning, notes), tuning.chunk):
+        for chunk in chunks(_items(f, shown, path, explicit, tuning, notes, warned), tuning.chunk):
             for a in stream.scan_chunk(ctx, chunk):
                 if isinstance(a, ScanFailed):
                     events.append(("error", a.line))
@@ -188,6 +192,7 @@ def scan(plan: Plan, f: int) -> Done:
                     out.add(("mention", bucket(m[3], n)), m)
         out.close()
         written = _put(plan, work / "scan.shf", f"scan-{f:05d}.shf")
+    events.extend(("warning", w) for w in warned)  # (after the file's records: the trailing bytes come last)
     return Done(written, {"events": events, "notes": notes, "records": records})
 
 

@@ -24,7 +24,7 @@ from ..infra import faults
 from ..infra.extsort import Sorter, fan_in, merge_blocks, merge_into, merge_runs, write_run
 from ..infra.workers import chunks, quiet_worker
 from ..ingest.normalize import normalize
-from ..ingest.read import Ignored, Input, LazyLine, iter_records
+from ..ingest.read import Ignored, Input, LazyLine, ReadWarning, iter_records
 from ..ingest.works import Item, each_work
 from ..map import map_work
 from ..map.context import Context, ContextSpec
@@ -247,11 +247,16 @@ def run_records(records: int, width: int, tuning: Tuning) -> int:
     return max(tuning.chunk, min(tuning.run_growth * tuning.chunk, -(-records // room)))
 
 
-def _numbered(inputs: list[Input], report: BuildReport | None, stream_above: int) -> Iterator[tuple[int, Any, None]]:
+def _numbered(inputs: list[Input], report: BuildReport | None, stream_above: int,
+              problem: Callable[[str, str], None] | None = None) -> Iterator[tuple[int, Any, None]]:
     """Chunk items of every record, or of every line of a large JSON Lines file (a ``LazyLine``; see
-    ``_expanded``); with ``report``, notes go there and read errors come too, else they are left out."""
+    ``_expanded``); with ``report``, notes go there, a file's warning to ``problem`` and read errors come too,
+    else they are left out."""
     for n, item in enumerate(iter_records(inputs, lazy=True, stream_above=stream_above)):
-        if isinstance(item, Ignored):
+        if isinstance(item, ReadWarning):
+            if report is not None and problem is not None:
+                problem("warning", str(item))
+        elif isinstance(item, Ignored):
             if report is not None:
                 report.notes.append(str(item))
         elif report is not None or not isinstance(item, InputError):
@@ -307,7 +312,8 @@ def _scan_pass(inputs: list[Input], spec: ContextSpec, resolver: DiskResolver, r
     """Pass 1 in a local pool: see ``take_scanned``."""
     pool = _pool(jobs, (spec,))
     try:
-        answers = _run(pool, _scan, chunks(_numbered(inputs, report, tuning.stream_above), tuning.chunk), jobs)
+        answers = _run(pool, _scan, chunks(_numbered(inputs, report, tuning.stream_above, problem), tuning.chunk),
+                       jobs)
         return take_scanned(answers, resolver, report, problem, on_progress)
     finally:
         if pool is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 
 from ..errors import KgError
+from ..infra.text import printable
 from ..rdf import vocab
 from ..rdf.vocab import Prefixer
 from ..resources import data_file
@@ -72,15 +73,21 @@ def target_iri(target: str, store: ox.Store) -> str:
                       + (f"did you mean {', '.join(near)}? " if near else "")
                       + "give a DOI, tool:ID, topic:ID or an IRI ('kg tools' and 'kg topics' list the ids)")
     try:
-        if _known(store, v):
-            return v
+        ox.NamedNode(v)
     except ValueError:  # (not an IRI pyoxigraph accepts)
         raise KgError(f"{target}: is not a DOI, tool:ID, topic:ID, an id or an IRI; give one of these") from None
+    if _known(store, v):
+        return v
     raise KgError(f"{target}: nothing in the graph has this IRI; give a DOI, tool:ID, topic:ID or an IRI of the graph")
 
 
 def _known(store: ox.Store, iri: str) -> bool:
-    node = ox.NamedNode(iri)
+    """Whether the graph has ``iri`` as a subject or object (False for one no IRI can be: a DOI with a control
+    character)."""
+    try:
+        node = ox.NamedNode(iri)
+    except ValueError:
+        return False
     return any(True for _ in store.quads_for_pattern(node, None, None, None)) or \
         any(True for _ in store.quads_for_pattern(None, None, node, None))
 
@@ -109,7 +116,8 @@ def _named(store: ox.Store, kind: str, local: str, target: str) -> str:
 
 
 class _Reader:
-    """Labels and short names of the terms of one store."""
+    """Labels and short names of the terms of one store; a value without control characters (``printable``: it
+    goes to a terminal, and an escape sequence in it must neither act nor swallow the rest of the line)."""
 
     def __init__(self, store: ox.Store) -> None:
         self.store = store
@@ -122,7 +130,7 @@ class _Reader:
 
     def value(self, s: str, p: str) -> str:
         found = self.values(s, p)
-        return str(found[0].value) if found else ""
+        return printable(str(found[0].value)) if found else ""
 
     def subjects(self, p: str, o: str) -> list[str]:
         return sorted({_iri(q.subject) for q in self.store.quads_for_pattern(None, ox.NamedNode(p),
@@ -149,7 +157,7 @@ class _Reader:
             return self.named(t.value)
         if isinstance(t, ox.BlankNode):
             return f"_:{t.value}"
-        return " ".join(t.value.split())
+        return " ".join(printable(t.value).split())
 
     def predicate(self, iri: str) -> str:
         if iri in self.predicates:

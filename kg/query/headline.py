@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import IO
 
-from ..infra.text import plural
-from .output import Grid, count_line, grid, page_rows, printable, table, wrapped
+from ..infra.text import plural, printable
+from .output import Grid, count_line, grid, page_rows, table, wrapped
 from .results import Answer, Cell, Side
 
 CAPTION_PAPERS = 3  # the titles the caption lists for a side (then how many more)

@@ -35,6 +35,7 @@ from typing import IO
 import orjson
 
 from ..errors import UsageError
+from ..infra.text import printable
 from ..rdf.terms import token_value
 from ..rdf.vocab import XSD, XSD_STRING, Prefixer
 from .results import Answer, Cell, Results
@@ -56,22 +57,6 @@ _IDENTIFIER = re.compile(r"(?:doi:|https?://(?:dx\.)?doi\.org/)?10\.[0-9]{4,9}/\
 _DOI_IRI = "https://doi.org/"
 _IRI_COLUMN = re.compile(r"(?:^|_)iri(?:_|$)")  # tool_iri, person_iri_a: a terminal may leave them out
 _PIECE = re.compile(r"[^_]*_+|[^_]+")  # a header's word breaks after its underscores
-_BLANKS = str.maketrans({"\n": " ", "\r": " ", "\t": " "})
-# what a terminal would act on rather than show: escape sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or
-# ESC \", other "ESC x"), then any other C0 control, DEL or C1 control (the 8-bit CSI among them)
-_CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -~]?|[\x00-\x1f\x7f-\x9f]")
-
-
-def printable(text: str) -> str:
-    r"""``text`` as a terminal may show it: escape sequences and control characters removed, line breaks and
-    tabs as spaces (the table of a value from an endpoint cannot clear the screen or set the window title).
-
-    >>> printable("ok\x1b[2J\x1b]0;pwned\x07 \x9b31mred\tend\x7f")
-    'ok 31mred end'
-    """
-    return _CONTROLS.sub("", text.translate(_BLANKS))
-
-
 # ---------------------------------------------------------------- where it goes
 
 

@@ -379,12 +379,12 @@ def _archive(parsed: ParsedRef, c: Cues, ev: _Evidence) -> Mention | None:
     m = re.match(r"^(?:[\w.\-]+)/(?P<name>[\w.\-]{2,60})(?::|\s|$)", title)
     if m:
         name = m.group("name")
-        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "software-archive", 0.85, title)
+        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "package-index", 0.85, title)
     m = re.match(r"^(?P<name>[A-Za-z][\w.+\-]*(?:\s[A-Z][\w.+\-]*)?)\s*(?:[:,]\s*)?v?(?:ersion\s)?\d+(?:\.\d+)+\S*$",
                  title)
     if m and _plausible_name(m.group("name"), c, multiword=True):
         name = m.group("name")
-        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "software-archive", 0.8, title)
+        return Mention(name_key(name), name, "tool", category_of(fold(title), c), "package-index", 0.8, title)
     return None
 
 

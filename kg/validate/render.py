@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 import orjson
 
+from ..infra.text import printable
 from ..rdf.ids import DOI_RESOLVER, Minter
 from ..rdf.nquads import graph_of, subject_of
 from ..rdf.terms import iri
@@ -33,7 +34,9 @@ LEVELS = (("Violation", "violation"), ("Warning", "warning"), ("Info", "info"))
 
 def render_text(report: ValidationReport, threshold: str, words: Words = NO_WORDS, width: int | None = None) -> str:
     """The results at or above ``threshold`` grouped by shape and what they count, each group with its message
-    and its nodes by name (in their records), then the summary line; lines wrapped at ``width`` when given."""
+    and its nodes by name (in their records), then the summary line; lines wrapped at ``width`` when given. The
+    graph's and the shapes' values are shown without control characters (``printable``): a label cannot clear
+    the screen."""
     lines = []
     for group in grouped(report.at_or_above(threshold), words):
         lines.extend(_group(group, report.nodes, words, width))
@@ -46,7 +49,7 @@ def _group(group: Group, nodes: dict[str, FocusNode], words: Words, width: int |
     by record, names only, when the results differ in nothing else; else one result a line."""
     rs = group.results
     where = short(group.shape) + (f" {short(group.path)}" if group.path else "")
-    out = [f"{group.severity} {where}: {words.phrase(rs[0], len(rs), where=False)}"]
+    out = [printable(f"{group.severity} {where}: {words.phrase(rs[0], len(rs), where=False)}")]
     same = len({r.message for r in rs}) == 1
     if same:
         out.extend(_wrap(rs[0].message, width, "  ", "  "))
@@ -65,7 +68,7 @@ def _group(group: Group, nodes: dict[str, FocusNode], words: Words, width: int |
         for r in rs:
             node = nodes.get(r.focus, FocusNode())
             value = f" = {r.value!r}" if r.value is not None else ""
-            text = _label(r.focus, node, with_record=True) + value + ("" if same else f": {r.message}")
+            text = _label(r.focus, node, with_record=True) + value + ("" if same else f": {printable(r.message)}")
             body.append((_wrap(text, width, "  ", "    ") + _details(r, 1), 1))
     out.extend(line for lines, _ in body[:SHOWN_LINES] for line in lines)
     if rest := sum(n for _, n in body[SHOWN_LINES:]):
@@ -76,11 +79,12 @@ def _group(group: Group, nodes: dict[str, FocusNode], words: Words, width: int |
 def _label(focus: str, node: FocusNode, with_record: bool) -> str:
     """A focus node by its name or title (``Mao Lin``), else its IRI, short; ``with_record``: and its record."""
     if node.label is None:
-        return short(focus)
-    return node.label + (f" ({node.record})" if with_record and node.record else "")
+        return printable(short(focus))
+    return printable(node.label) + (f" ({node.record})" if with_record and node.record else "")
 
 
 def _wrap(text: str, width: int | None, first: str, rest: str) -> list[str]:
+    text = printable(text)
     if width is None:
         return [first + text]
     return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
@@ -97,7 +101,7 @@ def _details(r: Result, depth: int) -> list[str]:
     """The lines of a result's details (sh:detail), indented under it: each with its own focus node."""
     out = []
     for d in r.details:
-        out.append(f"  {'  ' * depth}detail {d.focus}: {_line(d)}")
+        out.append(printable(f"  {'  ' * depth}detail {d.focus}: {_line(d)}"))
         out.extend(_details(d, depth + 1))
     return out
 
