@@ -162,7 +162,7 @@ class _Run:
         checked = o.validation != "none"
         sample_file = self.scratch / "sample.nq"
         n_sample = result.write_sample(sample_file) if checked and result.sample is not None else None
-        whole = checked and n_sample is None  # validate every line: gather them as they are written
+        whole = checked and n_sample is None  # validate every line: gather them as they are written (a few)
         every_line: list[str] = []
         sample_lines: list[str] | None = None
         with ExitStack() as stack:
@@ -177,21 +177,29 @@ class _Run:
                     with open(sample_file, encoding="utf-8", newline="\n") as fh:
                         sample_lines = fh.readlines()
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
-                validated = _merge(result, fh, built, every_line if whole else None, o.on_progress, early)
+                validated = _merge(result, fh, built, every_line if whole else None, o.on_progress, early,
+                                   sharding.above)
             faults.reached("graph")
             write_inputs(plan, manifest)
             t = result.report.timed("merge", t)
             if checked:
+                judged: Iterable[str] | None = every_line if whole else sample_lines
                 if early is not None:
                     if o.on_progress and validated is not None:
                         o.on_progress(*validated)
                     report = early.result(o.on_progress)  # (the wait for it, past the merge, is the validate stage)
+                elif whole and in_shards(built.quads, sharding):  # (too many to gather: read from the graph file)
+                    graph_file = plan.graph.tmp
+                    assert graph_file is not None
+                    report = validate_file(graph_file, result.shared_graphs, o.shapes, self.jobs, sharding,
+                                           o.on_progress)
+                    judged = canonical_lines(graph_file)
                 else:
                     to_check = every_line if whole else sample_lines
                     assert to_check is not None  # not handed to a worker: the sample is kept, or every line
                     report = validate_collected(to_check, result.shared_graphs, o.shapes, self.jobs, sharding,
                                                 o.on_progress)
-                t = self._judged(report, result.report, every_line if whole else sample_lines, t)
+                t = self._judged(report, result.report, judged, t)
         graph_tmp = plan.graph.tmp
         assert graph_tmp is not None
         self._tail(built, t, lambda: canonical_lines(graph_tmp), then=lambda: drop_parts_pointer(plan))
@@ -291,9 +299,11 @@ class _Run:
 
 
 def _merge(result: StreamResult, fh: IO[bytes], built: Built, every_line: list[str] | None,
-           on_progress: Callable[..., None] | None, early: Forked[Any] | None) -> tuple[object, ...] | None:
+           on_progress: Callable[..., None] | None, early: Forked[Any] | None,
+           gathered: int) -> tuple[object, ...] | None:
     """Write the merged graph's blocks to ``fh``, counting lines and triples into ``built`` (and gathering the
-    lines into ``every_line`` when every line is validated); returns the last report of the early validation."""
+    lines into ``every_line`` when every line is validated, while they are at most ``gathered``: more are
+    validated from the graph's file, ``validate_file``); returns the last report of the early validation."""
     validated: tuple[object, ...] | None = None
     last_triple = None
     for block in result.blocks():
@@ -305,6 +315,9 @@ def _merge(result: StreamResult, fh: IO[bytes], built: Built, every_line: list[s
         built.quads += len(lines)
         n, last_triple = count_triples(lines, last_triple)
         built.triples += n
+        if every_line is not None and built.quads > gathered:
+            every_line.clear()
+            every_line = None
         if every_line is not None:
             every_line.extend(part + "\n" for part in block.decode("utf-8").split("\n")[:-1])
         if on_progress:

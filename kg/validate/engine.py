@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Iterable
 from pathlib import Path
 
 from rdflib import BNode, Graph, Literal, URIRef
@@ -22,6 +23,7 @@ from ..rdf.nquads import triples_text
 from . import core as validate_core
 from . import sparql as validate_sparql
 from .engine_pyshacl import SHAPES_FILES, quiet_libraries, run, validate_pyshacl
+from .filed import FileLines
 from .report import ValidationReport, add_hit, add_result, collect, copy_path, core_result, ordered, sparql_result
 from .shapes import load_shapes
 
@@ -35,7 +37,7 @@ class Declined(Exception):
     """``engine="compiled"``: some shape is beyond the compiled engine (it answers exactly or not at all)."""
 
 
-def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Graph:
+def data_graph(lines: Iterable[str], prefixes: dict[str, str] | None = None) -> Graph:
     """The union of all graphs of canonical N-Quads lines, as an rdflib graph (with the prefixes its files
     declared)."""
     g = Graph()
@@ -45,7 +47,7 @@ def data_graph(lines: list[str], prefixes: dict[str, str] | None = None) -> Grap
     return g
 
 
-def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, engine: str | None = None,
+def validate(data: Graph | None, shapes: Graph, lines: Iterable[str] | None = None, engine: str | None = None,
              only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> ValidationReport:
     """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
@@ -61,7 +63,7 @@ def validate(data: Graph | None, shapes: Graph, lines: list[str] | None = None, 
         return _validate(data, shapes, lines, engine, only, prefixes)
 
 
-def _validate(data: Graph | None, shapes: Graph, lines: list[str] | None, engine: str | None,
+def _validate(data: Graph | None, shapes: Graph, lines: Iterable[str] | None, engine: str | None,
               only: set[URIRef] | None, prefixes: dict[str, str] | None) -> ValidationReport:
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
     if engine == "pyshacl":
@@ -76,7 +78,7 @@ def _validate(data: Graph | None, shapes: Graph, lines: list[str] | None, engine
     return fast
 
 
-def _reference(data: Graph | None, shapes: Graph, lines: list[str] | None, only: set[URIRef] | None,
+def _reference(data: Graph | None, shapes: Graph, lines: Iterable[str] | None, only: set[URIRef] | None,
                prefixes: dict[str, str] | None) -> tuple[bool, list]:
     """pySHACL's verdict and results, kept in the folder ``KG_SHACL_REFERENCE_CACHE`` names (when set) under a
     digest of the whole input, so the same input is validated by pySHACL once (inputs with blank nodes, or
@@ -95,7 +97,7 @@ def _reference(data: Graph | None, shapes: Graph, lines: list[str] | None, only:
     return report.conforms, report.results
 
 
-def _input_digest(data: Graph | None, shapes: Graph, lines: list[str] | None, only: set[URIRef] | None,
+def _input_digest(data: Graph | None, shapes: Graph, lines: Iterable[str] | None, only: set[URIRef] | None,
                   prefixes: dict[str, str] | None) -> str | None:
     files = SHAPES_FILES.get(shapes)
     if not files:
@@ -123,7 +125,7 @@ def _input_digest(data: Graph | None, shapes: Graph, lines: list[str] | None, on
     return h.hexdigest()
 
 
-def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
+def _validate_fast(data: Graph | None, shapes: Graph, lines: Iterable[str] | None,
                    only: set[URIRef] | None = None, compiled_only: bool = False,
                    prefixes: dict[str, str] | None = None) -> ValidationReport:
     core, checks = validate_sparql.split(shapes)
@@ -175,7 +177,7 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: list[str] | None,
     return ValidationReport(bool(conforms), ordered(results), graph)
 
 
-def _reading(lines: list[str], predicates: set[str] | None) -> list[str]:
+def _reading(lines: Iterable[str], predicates: set[str] | None) -> Iterable[str]:
     r"""The lines an engine reads: those of the ``predicates`` (N-Triples tokens; None: all), and every line about a
     blank node (its messages describe it whole). A record of 100,000 references is 2.5 million lines: neither
     engine indexes those it never reads.
@@ -185,6 +187,8 @@ def _reading(lines: list[str], predicates: set[str] | None) -> list[str]:
     """
     if predicates is None:
         return lines
+    if isinstance(lines, FileLines):
+        return lines.only(predicates)  # (read from its file as it is iterated)
     return [line for line in lines if line.startswith("_:") or line.split(" ", 2)[1] in predicates]
 
 

@@ -22,6 +22,7 @@ from ..infra.workers import quiet_worker, run_shards
 from ..rdf.ids import SHARED_GRAPHS
 from ..rdf.nquads import graph_of, split_quad, subject_of, triple_key
 from .engine import validate, validate_lines
+from .filed import FileLines, FilePlan
 from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Result, ValidationReport, ordered
 from .shapes import load_shapes, shapes_of
@@ -198,7 +199,12 @@ def validate_sharded(lines: list[str], folder: Path | None, shared_graphs: set[s
     module's docstring). ``reach`` says what the shapes read
     beyond a node (None: more than the analysis follows, so whole home graphs are validated together).
     ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
-    plan = ShardPlan(lines, folder, shared_graphs, reach)
+    return _validate_plan(ShardPlan(lines, folder, shared_graphs, reach), folder, shard_size, jobs, on_progress)
+
+
+def _validate_plan(plan: ShardPlan | FilePlan, folder: Path | None, shard_size: int, jobs: int,
+                   on_progress: Progress | None) -> ValidationReport:
+    """The report of every shard of ``plan``: the results on the nodes of ``multi`` from their own shards."""
     shapes = load_shapes(folder) if jobs <= 1 else None  # (workers parse them once each)
     on_done = None
     if on_progress is not None:
@@ -219,7 +225,8 @@ def _done(on_progress: Progress, total: int, done: int) -> None:
     on_progress(STAGE, done, total, UNIT)
 
 
-def _check_shard(folder: Path | None, shapes: Graph | None, shard: Shard) -> tuple[list[str] | None, list[Result]]:
+def _check_shard(folder: Path | None, shapes: Graph | None, shard: Shard | tuple[FileLines, None]
+                 ) -> tuple[list[str] | None, list[Result]]:
     lines, focus = shard
     only = {URIRef(f) for f in focus} if focus is not None else None
     return focus, validate(None, shapes if shapes is not None else shapes_of(folder), lines, only=only).results
@@ -243,7 +250,13 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
 
 def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int,
                   sharding: Sharding = Sharding(), on_progress: Progress | None = None) -> ValidationReport:
-    """``validate_collected`` of the lines of a file."""
+    """``validate_collected`` of the lines of a file; of a large sorted file whose nodes are each described by one
+    record at most (one record of 100,000 references), in shards read from the file (``kg.validate.filed``)."""
+    plan = FilePlan.of(path, shared_graphs)
+    if plan is not None and in_shards(plan.lines, sharding):
+        load_shapes(shapes)
+        return _validate_plan(plan, shapes, sharding.records, jobs, on_progress)
+    del plan
     with open(path, encoding="utf-8", newline="\n") as fh:
         return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, sharding, on_progress)
 

@@ -26,6 +26,7 @@ from rdflib.plugins.sparql import prepareQuery  # (imported with the module, nev
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Identifier, Node, Variable
 
+from ..infra.workers import chunks
 from ..rdf.convert import ox_term, rdflib_term
 from ..rdf.nquads import triples_text
 from .shape import INERT, implicit_class, sorted_terms
@@ -314,7 +315,7 @@ def predicates_read(shapes: Graph) -> set[str] | None:
     return read
 
 
-def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) -> tuple[ox.Store, dict | None]:
+def store_of(nt_lines: Iterable[str] | None = None, graph: Graph | None = None) -> tuple[ox.Store, dict | None]:
     """An Oxigraph store with the data triples (from N-Quads lines, or from an rdflib graph) and, for a
     graph, its literals by (lexical form, datatype, language)."""
     store = ox.Store()
@@ -322,10 +323,12 @@ def store_of(nt_lines: "list[str] | None" = None, graph: Graph | None = None) ->
     if nt_lines is not None:
         # in chunks: the lines are not held a second and a third time as one text and its bytes (a record of
         # 100,000 references has some 2.5 million), unless blank nodes (one load keeps their labels one node)
-        blank = any(line.startswith("_:") or " _:" in line for line in nt_lines)
-        step = max(len(nt_lines), 1) if blank else LOAD_CHUNK
-        for i in range(0, len(nt_lines), step):
-            store.bulk_load(triples_text(nt_lines[i:i + step]).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+        # (``nt_lines`` is iterated twice: a list, or lines read again from their file, ``kg.validate.filed``)
+        if any(line.startswith("_:") or " _:" in line for line in nt_lines):
+            store.bulk_load(triples_text(nt_lines).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+            return store, literals
+        for chunk in chunks(nt_lines, LOAD_CHUNK):
+            store.bulk_load(triples_text(chunk).encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
         return store, literals
     assert graph is not None
     data = graph.serialize(format="nt", encoding="utf-8")
