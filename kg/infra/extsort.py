@@ -223,6 +223,17 @@ class Sorter:
         self.spill()
         return merge_runs(self.runs, self.scratch)
 
+    def write(self, path: Path) -> Path:
+        """Every line added, sorted and unique, into the run file ``path`` (what ``write_run`` of them all writes;
+        what was spilled is merged into it and deleted)."""
+        if not self.runs:
+            path = write_run(self.buffer, path)
+            self.buffer = []
+            return path
+        self.spill()
+        runs, self.runs = self.runs, []
+        return merge_into(runs, path)
+
     def spill(self) -> None:
         if self.buffer:
             self.runs.append(write_run(self.buffer, self.scratch / f"{self.name}-{len(self.runs)}.nq"))

@@ -29,7 +29,8 @@ from ..ingest.works import Item, each_work
 from ..map import map_work
 from ..map.context import Context, ContextSpec
 from ..map.shared import Used, add_shared, cited_triples, merge_shared, shared_lines
-from ..rdf.nquads import quads, split_quad
+from ..rdf.io import canonical_lines
+from ..rdf.nquads import graph_of, quads, split_quad
 from ..refs.enrich import enrich
 from ..refs.named import work_mentions
 from ..refs.parse import ParsedRef
@@ -43,6 +44,7 @@ from .tuning import Tuning
 
 # the records of the n-th item read (a record, or a line of a large JSON Lines file) are numbered n << SHIFT | i
 SHIFT = 20
+MAP_SPILL = 200_000  # lines a mapping worker holds before it spills them sorted to a file (and triples per batch)
 KNOWLEDGE_RUNS = 16  # runs of the knowledge graph the final merge is expected to take besides those of pass 2
 
 # A chunk item: (sequence number, what the reader gave, the numbers of the records to keep of a LazyLine or None)
@@ -212,11 +214,13 @@ def _added(lines: Iterable[str], into: Sorter) -> Iterator[str]:
 def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], chunk_no: int,
               items: Chunk) -> MappedChunk:
     """Pass 2 on a chunk: map each record with its resolutions into one sorted run file in ``runs`` (and the
-    lines of the records in the validation ``sample`` apart)."""
-    lines: list[str] = []
+    lines of the records in the validation ``sample`` apart). The lines go to the run through a sorter that
+    spills every ``MAP_SPILL`` lines, each record's triples freed as their lines are made: a record of 100,000
+    references is 2.7 million lines, which the worker never holds at once."""
     used: Used = {}
-    sampled: list[str] = []
+    sampled = False
     mapped = 0
+    sorter = Sorter(runs, f"map-{chunk_no:07d}-part", MAP_SPILL)
     for _seq, item in _expanded(items):
         assert isinstance(item, tuple)  # pass 2 gets only the kept records, each one that normalised in pass 1
         source, raw = item
@@ -226,14 +230,24 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
                           lookup.cited_records(work.doi).get, lookup.named(work.doi).get, lookup.mentions(work.doi))
         add_shared(used, work, enriched.shared, ctx.minter)
         graph = ctx.minter.graph(work.doi)
-        start = len(lines)
-        lines.extend(quads(map_work(work, ctx, enriched.knowledge), graph))
-        if graph in sample:
-            sampled.extend(lines[start:])
-    run = write_run(lines, runs / f"map-{chunk_no:07d}.nq")
-    sample_run = write_run(sampled, runs / f"sample-{chunk_no:07d}.nq") if sampled else None
-    fact_run = write_run(facts.rows(lines), runs / f"fact-rows-{chunk_no:07d}.txt")  # (sorted here, not by the driver)
+        triples = map_work(work, ctx, enriched.knowledge)
+        del work, enriched
+        while triples:  # (from the end, in batches: the triples of a batch are freed as its lines are made)
+            sorter.extend(quads(triples[-MAP_SPILL:], graph))
+            del triples[-MAP_SPILL:]
+        sampled = sampled or graph in sample
+    run = sorter.write(runs / f"map-{chunk_no:07d}.nq")
+    sample_run = _in_graphs(run, sample, runs / f"sample-{chunk_no:07d}.nq") if sampled else None
+    fact_run = write_run(facts.rows(canonical_lines(run)), runs / f"fact-rows-{chunk_no:07d}.txt")  # (sorted here)
     return MappedChunk(run, mapped, used, sample_run, fact_run)
+
+
+def _in_graphs(run: Path, graphs: frozenset[str], out: Path) -> Path:
+    """The run file ``out`` of the lines of the run file ``run`` in one of ``graphs`` (sorted and unique: so
+    are those of ``run``)."""
+    with open(out, "w", encoding="utf-8", newline="\n") as fh:
+        fh.writelines(line for line in canonical_lines(run) if graph_of(line) in graphs)
+    return out
 
 
 # ---------------------------------------------------------------- driver
