@@ -216,7 +216,7 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
     """Pass 2 on a chunk: map each record with its resolutions into one sorted run file in ``runs`` (and the
     lines of the records in the validation ``sample`` apart). The lines go to the run through a sorter that
     spills every ``MAP_SPILL`` lines, each record's triples freed as their lines are made: a record of 100,000
-    references is 2.7 million lines, which the worker never holds at once."""
+    references is 2.7 million lines, which the worker never holds all at once (nor beside all its triples)."""
     used: Used = {}
     sampled = False
     mapped = 0

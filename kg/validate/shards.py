@@ -256,7 +256,7 @@ def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs
     if plan is not None and in_shards(plan.lines, sharding):
         load_shapes(shapes)
         return _validate_plan(plan, shapes, sharding.records, jobs, on_progress)
-    del plan
+    del plan  # (its index, before the lines are read)
     with open(path, encoding="utf-8", newline="\n") as fh:
         return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, sharding, on_progress)
 
