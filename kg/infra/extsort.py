@@ -210,6 +210,11 @@ class Sorter:
             self.spill()
 
     def extend(self, lines: Iterable[str]) -> None:
+        if isinstance(lines, list):  # (a batch at once: the buffer passes the limit by at most the batch)
+            self.buffer.extend(lines)
+            if len(self.buffer) >= self.limit:
+                self.spill()
+            return
         for line in lines:
             self.add(line)
 

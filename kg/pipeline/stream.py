@@ -30,7 +30,7 @@ from ..map import map_work
 from ..map.context import Context, ContextSpec
 from ..map.shared import Used, add_shared, cited_triples, merge_shared, shared_lines
 from ..rdf.io import canonical_lines
-from ..rdf.nquads import graph_of, quads, split_quad
+from ..rdf.nquads import quads, split_quad
 from ..refs.enrich import enrich
 from ..refs.named import work_mentions
 from ..refs.parse import ParsedRef
@@ -218,9 +218,9 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
     spills every ``MAP_SPILL`` lines, each record's triples freed as their lines are made: a record of 100,000
     references is 2.7 million lines, which the worker never holds all at once (nor beside all its triples)."""
     used: Used = {}
-    sampled = False
     mapped = 0
     sorter = Sorter(runs, f"map-{chunk_no:07d}-part", MAP_SPILL)
+    sampled = Sorter(runs, f"sample-{chunk_no:07d}-part", MAP_SPILL)  # (the lines of the sampled records)
     for _seq, item in _expanded(items):
         assert isinstance(item, tuple)  # pass 2 gets only the kept records, each one that normalised in pass 1
         source, raw = item
@@ -232,22 +232,20 @@ def map_chunk(ctx: Context, lookup: Lookup, runs: Path, sample: frozenset[str], 
         graph = ctx.minter.graph(work.doi)
         triples = map_work(work, ctx, enriched.knowledge)
         del work, enriched
+        in_sample = graph in sample
         while triples:  # (from the end, in batches: the triples of a batch are freed as its lines are made)
-            sorter.extend(quads(triples[-MAP_SPILL:], graph))
+            batch = list(quads(triples[-MAP_SPILL:], graph))
             del triples[-MAP_SPILL:]
-        sampled = sampled or graph in sample
+            sorter.extend(batch)
+            if in_sample:
+                sampled.extend(batch)
+    # the fact rows from the lines in memory when they were not spilled (the usual chunk), else from the run
+    rows = None if sorter.runs else list(facts.rows(sorter.buffer))
     run = sorter.write(runs / f"map-{chunk_no:07d}.nq")
-    sample_run = _in_graphs(run, sample, runs / f"sample-{chunk_no:07d}.nq") if sampled else None
-    fact_run = write_run(facts.rows(canonical_lines(run)), runs / f"fact-rows-{chunk_no:07d}.txt")  # (sorted here)
+    fact_run = write_run(rows if rows is not None else facts.rows(canonical_lines(run)),
+                         runs / f"fact-rows-{chunk_no:07d}.txt")  # (sorted here, not by the driver)
+    sample_run = sampled.write(runs / f"sample-{chunk_no:07d}.nq") if sampled.buffer or sampled.runs else None
     return MappedChunk(run, mapped, used, sample_run, fact_run)
-
-
-def _in_graphs(run: Path, graphs: frozenset[str], out: Path) -> Path:
-    """The run file ``out`` of the lines of the run file ``run`` in one of ``graphs`` (sorted and unique: so
-    are those of ``run``)."""
-    with open(out, "w", encoding="utf-8", newline="\n") as fh:
-        fh.writelines(line for line in canonical_lines(run) if graph_of(line) in graphs)
-    return out
 
 
 # ---------------------------------------------------------------- driver
