@@ -31,7 +31,7 @@ def describe(target: str, graphs: tuple[Path, ...], store: Path | None) -> None:
     \b
     Example:
       kg describe tool:pytorch
-      kg describe https://doi.org/10.1000/182   (a DOI in any form: 10.x/y, doi:10.x/y, a DOI URL)
+      kg describe topic:compilers
     """
     click.echo(render(api.describe(target, list(graphs) or None, store), terminal_width(sys.stdout)), nl=False)
 
