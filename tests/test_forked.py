@@ -86,13 +86,18 @@ def test_a_child_that_dies_is_a_one_line_error() -> None:
         job.result()
 
 
-def test_cancel_ends_the_child_and_the_workers_it_started(tmp_path: Path) -> None:
-    pids = tmp_path / "pids"
-    job = Forked(_sleep_in_a_pool, pids)
+def _pids_written(pids: Path) -> list[int]:
+    """The process ids the child writes into ``pids`` once its pool's workers run (waiting up to 30 s)."""
     deadline = time.monotonic() + 30
     while not (pids.exists() and pids.read_text(encoding="utf-8")) and time.monotonic() < deadline:
         time.sleep(0.05)
-    workers = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    return [int(p) for p in pids.read_text(encoding="utf-8").split()]
+
+
+def test_cancel_ends_the_child_and_the_workers_it_started(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    job = Forked(_sleep_in_a_pool, pids)
+    workers = _pids_written(pids)
     assert len(workers) == 2
     job.cancel()
     deadline = time.monotonic() + 30
@@ -104,10 +109,7 @@ def test_cancel_ends_the_child_and_the_workers_it_started(tmp_path: Path) -> Non
 def test_cancel_ends_a_child_that_sleeps_through_its_signal(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     job = Forked(_deaf_in_a_pool, pids)
-    deadline = time.monotonic() + 30
-    while not (pids.exists() and pids.read_text(encoding="utf-8")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    procs = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    procs = _pids_written(pids)
     cancelled = threading.Thread(target=job.cancel, daemon=True)
     cancelled.start()
     cancelled.join(60)  # (the child would wait for its worker's 600 s)
