@@ -62,6 +62,42 @@ def test_a_graph_file_is_validated_in_shards_of_line_numbers(tmp_path: Path, mon
         assert report.results == whole.results and report.conforms == whole.conforms
 
 
+def test_a_large_shard_is_validated_by_two_workers_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, a shard past ``split_above`` lines is two tasks, the compiled shapes and the SPARQL
+    constraints, which together give the whole graph's results (a violation of each kind among them); the
+    progress counts shards, a split one when both its tasks are done."""
+    path, lines = _record_file(tmp_path, 60)
+    monkeypatch.setenv("KG_SHACL_ENGINE", "fast")
+    whole = validate(None, load_shapes(), lines)
+    core = validate(None, load_shapes(), lines, part="core").results
+    sparql = validate(None, load_shapes(), lines, part="sparql").results
+    assert core and sparql and not set(core) & set(sparql)
+    assert sorted(core + sparql, key=str) == sorted(whole.results, key=str)
+    tasks: list[tuple[int, str | None]] = []
+    real_tasks = validate_shards._tasks
+
+    def seen(*args: object) -> object:
+        for task in real_tasks(*args):  # type: ignore[arg-type]
+            lines = task[0]
+            tasks.append((len(lines.numbers) if isinstance(lines, FileLines) else len(lines), task[2]))
+            yield task
+    monkeypatch.setattr(validate_shards, "_tasks", seen)
+    told: list[tuple[int, int]] = []
+    report = validate_file(path, SHARED_GRAPHS, None, 2, Sharding(above=0, records=1, split_above=1000),
+                           on_progress=lambda _stage, done, total, _unit: told.append((done, total)))
+    assert report.results == whole.results
+    assert [part for _size, part in tasks] == ["core", "sparql"] * 2  # (the record's shard, the shared graphs')
+    assert tasks[0][0] > 1500 and tasks[2][0] > 1000
+    assert told == [(0, 2), (1, 2), (2, 2)]
+    tasks.clear()
+    assert validate_file(path, SHARED_GRAPHS, None, 2, Sharding(above=0, records=1)).results == whole.results
+    assert [part for _size, part in tasks] == [None, None]  # (below the default split_above)
+    tasks.clear()
+    assert validate_file(path, SHARED_GRAPHS, None, 1, Sharding(above=0, records=1, split_above=1000)
+                         ).results == whole.results
+    assert [part for _size, part in tasks] == [None, None]  # (one process: nothing to share the shard with)
+
+
 def test_a_file_whose_nodes_span_records_is_validated_from_its_lines(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Two records describing one node (the seeds share people and venues), or a file out of order: no plan of

@@ -47,8 +47,12 @@ def data_graph(lines: Iterable[str], prefixes: dict[str, str] | None = None) -> 
     return g
 
 
+PARTS = ("core", "sparql")  # the two halves of the default engine, which ``validate(part=...)`` runs alone
+
+
 def validate(data: Graph | None, shapes: Graph, lines: Iterable[str] | None = None, engine: str | None = None,
-             only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None) -> ValidationReport:
+             only: set[URIRef] | None = None, prefixes: dict[str, str] | None = None,
+             part: str | None = None) -> ValidationReport:
     """Validate ``data`` (the union graph; or None, and ``lines``, its canonical N-Quads, alone).
 
     The default engine evaluates the shapes it compiles (``kg.validate.core``) on dictionaries, the SHACL-SPARQL
@@ -58,14 +62,24 @@ def validate(data: Graph | None, shapes: Graph, lines: Iterable[str] | None = No
     ``focus_nodes`` option: with it, pySHACL also skips nested shapes, such as sh:node's, on every other node,
     which then conform whatever they hold.) ``prefixes``: those of the files ``lines`` come from.
     ``engine="compiled"`` (tests) runs the compiled engine alone and raises ``Declined`` when some shape is
-    beyond it."""
+    beyond it. ``part`` (the default engine): "core" runs the compiled engine and pySHACL's share alone, "sparql"
+    the SHACL-SPARQL constraints alone; the results of both parts are those of the whole (two workers can share
+    one large shard)."""
     with quiet_libraries():
-        return _validate(data, shapes, lines, engine, only, prefixes)
+        return _validate(data, shapes, lines, engine, only, prefixes, part)
 
 
 def _validate(data: Graph | None, shapes: Graph, lines: Iterable[str] | None, engine: str | None,
-              only: set[URIRef] | None, prefixes: dict[str, str] | None) -> ValidationReport:
+              only: set[URIRef] | None, prefixes: dict[str, str] | None, part: str | None = None
+              ) -> ValidationReport:
     engine = engine or os.environ.get(ENGINE_ENV, "fast")
+    if part is not None:
+        if part not in PARTS:
+            raise ValueError(f"no validation part {part!r}: one of {', '.join(PARTS)}")
+        if engine in ("fast", "both"):
+            return _validate_fast(data, shapes, lines, only, prefixes=prefixes, part=part)
+        if part == "sparql":  # (the reference runs everything in the core part)
+            return ValidationReport(True, [], Graph)
     if engine == "pyshacl":
         return validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
     fast = _validate_fast(data, shapes, lines, only, compiled_only=engine == "compiled", prefixes=prefixes)
@@ -127,14 +141,17 @@ def _input_digest(data: Graph | None, shapes: Graph, lines: Iterable[str] | None
 
 def _validate_fast(data: Graph | None, shapes: Graph, lines: Iterable[str] | None,
                    only: set[URIRef] | None = None, compiled_only: bool = False,
-                   prefixes: dict[str, str] | None = None) -> ValidationReport:
+                   prefixes: dict[str, str] | None = None, part: str | None = None) -> ValidationReport:
     core, checks = validate_sparql.split(shapes)
     native = validate_core.compiled(core, shapes)
     if compiled_only and (native.rest_has_targets or checks):
         raise Declined(f"not compiled: {', '.join(sorted(map(str, native.declined))) or 'shapes with implicit targets'}"
                        + (f"; {len(checks)} SPARQL constraints on Oxigraph" if checks else ""))
     conforms, results, report = True, [], Graph()
-    if native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
+    if part == "core":
+        checks = []
+    hits = []
+    if part != "sparql" and native.rest_has_targets:  # shapes the compiled engine does not know: pySHACL on them
         if data is None:
             data = data_graph(lines or [], prefixes)
         if shapes in SHAPES_FILES:
@@ -142,10 +159,12 @@ def _validate_fast(data: Graph | None, shapes: Graph, lines: Iterable[str] | Non
         # no inference, so nothing is added: no need for pySHACL's copy of the data
         conforms, report = run(data, native.rest, inplace=True)
         results = collect(report, shapes)
-    triples = iter(data) if data is not None else rdflib_triples(_reading(lines or [], native.read), native.known)
-    hits = native.run(native.data(triples, data, prefixes), only)
-    results.extend(core_result(core, shapes, hit) for hit in hits)
-    conforms = conforms and not hits
+    if part != "sparql":
+        triples = iter(data) if data is not None else rdflib_triples(_reading(lines or [], native.read),
+                                                                       native.known)
+        hits = native.run(native.data(triples, data, prefixes), only)
+        results.extend(core_result(core, shapes, hit) for hit in hits)
+        conforms = conforms and not hits
     raw = []
     if checks:
         store, literals = (validate_sparql.store_of(_reading(lines, validate_sparql.predicates_read(shapes)))

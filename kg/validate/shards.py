@@ -21,7 +21,7 @@ from rdflib import Graph, URIRef
 from ..infra.workers import quiet_worker, run_shards
 from ..rdf.ids import SHARED_GRAPHS
 from ..rdf.nquads import graph_of, split_quad, subject_of, triple_key
-from .engine import validate, validate_lines
+from .engine import PARTS, validate, validate_lines
 from .filed import FileLines, FilePlan
 from .reach import RDF_TYPE, deep_predicates, inverse_predicates
 from .report import Result, ValidationReport, ordered
@@ -40,6 +40,9 @@ class Sharding:
 
     above: int = 100_000  # validate graphs of more lines than this in shards of records (bounded memory)
     records: int = 100  # records per validation shard: a shard costs its shared lines once
+    # with workers, a shard of more lines than this (one record of thousands of references) is two tasks: the
+    # compiled shapes and the SPARQL constraints, each about half its time, in two workers at once
+    split_above: int = 200_000
 
 
 class ShardPlan:
@@ -193,26 +196,30 @@ class ShardPlan:
 
 def validate_sharded(lines: list[str], folder: Path | None, shared_graphs: set[str],
                      shard_size: int = 50, jobs: int = 1, reach: Reach = deep_predicates,
-                     on_progress: Progress | None = None) -> ValidationReport:
+                     on_progress: Progress | None = None, split_above: int = Sharding.split_above
+                     ) -> ValidationReport:
     """Validate canonical N-Quads lines against the shapes in ``folder`` (None: the built-in ones) record by
     record, in shards of ``shard_size`` records (or homes) that ``jobs`` workers validate in parallel (see the
-    module's docstring). ``reach`` says what the shapes read
-    beyond a node (None: more than the analysis follows, so whole home graphs are validated together).
-    ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
-    return _validate_plan(ShardPlan(lines, folder, shared_graphs, reach), folder, shard_size, jobs, on_progress)
+    module's docstring); a shard of more than ``split_above`` lines is two tasks (``Sharding``). ``reach`` says
+    what the shapes read beyond a node (None: more than the analysis follows, so whole home graphs are validated
+    together). ``on_progress("validate", done, total, "shards")`` is told as shards are done."""
+    return _validate_plan(ShardPlan(lines, folder, shared_graphs, reach), folder, shard_size, jobs, on_progress,
+                          split_above)
 
 
 def _validate_plan(plan: ShardPlan | FilePlan, folder: Path | None, shard_size: int, jobs: int,
-                   on_progress: Progress | None) -> ValidationReport:
+                   on_progress: Progress | None, split_above: int = Sharding.split_above) -> ValidationReport:
     """The report of every shard of ``plan``: the results on the nodes of ``multi`` from their own shards."""
     shapes = load_shapes(folder) if jobs <= 1 else None  # (workers parse them once each)
+    ends: list[int] = []  # for each task, the shards done once it is (0: its shard has a task after it)
     on_done = None
     if on_progress is not None:
         total = plan.count(shard_size)
         on_progress(STAGE, 0, total, UNIT)
-        on_done = partial(_done, on_progress, total)
-    parts = run_shards(partial(_check_shard, folder, shapes), plan.shards(shard_size), jobs, quiet_worker,
-                       on_done)
+        on_done = partial(_done, on_progress, total, ends)
+    split = split_above if jobs > 1 else None
+    parts = run_shards(partial(_check_shard, folder, shapes), _tasks(plan.shards(shard_size), split, ends), jobs,
+                       quiet_worker, on_done)
     multi_plain = {m[1:-1] for m in plan.multi}
     results: set[Result] = set()
     for focus, part in parts:
@@ -221,15 +228,33 @@ def _validate_plan(plan: ShardPlan | FilePlan, folder: Path | None, shard_size: 
     return ValidationReport(not found, found, Graph())
 
 
-def _done(on_progress: Progress, total: int, done: int) -> None:
-    on_progress(STAGE, done, total, UNIT)
+Task = tuple["list[str] | FileLines", "list[str] | None", "str | None"]  # a shard, and the part of the engine
 
 
-def _check_shard(folder: Path | None, shapes: Graph | None, shard: Shard | tuple[FileLines, None]
-                 ) -> tuple[list[str] | None, list[Result]]:
-    lines, focus = shard
+def _tasks(shards: Iterable[Shard | tuple[FileLines, None]], split_above: int | None, ends: list[int]
+           ) -> Iterator[Task]:
+    """Each shard as one task, or, past ``split_above`` lines, as two: the engine's parts (``PARTS``), which two
+    workers run at once. ``ends`` is told, task by task, how many shards are done once it is (0: not its
+    shard yet)."""
+    for n, (lines, focus) in enumerate(shards, 1):
+        size = len(lines.numbers) if isinstance(lines, FileLines) else len(lines)
+        parts: tuple[str | None, ...] = PARTS if split_above is not None and size > split_above else (None,)
+        for i, part in enumerate(parts, 1):
+            ends.append(n if i == len(parts) else 0)
+            yield lines, focus, part
+
+
+def _done(on_progress: Progress, total: int, ends: list[int], done: int) -> None:
+    """The shards done when the first ``done`` tasks are (a shard of two tasks counts when both are)."""
+    if ends[done - 1]:
+        on_progress(STAGE, ends[done - 1], total, UNIT)
+
+
+def _check_shard(folder: Path | None, shapes: Graph | None, task: Task) -> tuple[list[str] | None, list[Result]]:
+    lines, focus, part = task
     only = {URIRef(f) for f in focus} if focus is not None else None
-    return focus, validate(None, shapes if shapes is not None else shapes_of(folder), lines, only=only).results
+    return focus, validate(None, shapes if shapes is not None else shapes_of(folder), lines, only=only,
+                           part=part).results
 
 
 def in_shards(n_lines: int, sharding: Sharding = Sharding()) -> bool:
@@ -245,7 +270,7 @@ def validate_collected(lines: list[str], shared_graphs: set[str], shapes: Path |
         return _one_shard(partial(validate_lines, lines, shapes), on_progress)
     load_shapes(shapes)
     return validate_sharded(lines, shapes, shared_graphs, shard_size=sharding.records, jobs=jobs,
-                            on_progress=on_progress)
+                            on_progress=on_progress, split_above=sharding.split_above)
 
 
 def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs: int,
@@ -255,7 +280,7 @@ def validate_file(path: Path, shared_graphs: set[str], shapes: Path | None, jobs
     plan = FilePlan.of(path, shared_graphs)
     if plan is not None and in_shards(plan.lines, sharding):
         load_shapes(shapes)
-        return _validate_plan(plan, shapes, sharding.records, jobs, on_progress)
+        return _validate_plan(plan, shapes, sharding.records, jobs, on_progress, sharding.split_above)
     del plan  # (its index, before the lines are read)
     with open(path, encoding="utf-8", newline="\n") as fh:
         return validate_collected(fh.readlines(), shared_graphs, shapes, jobs, sharding, on_progress)
