@@ -21,7 +21,7 @@ stage's peak memory (the tree's RSS in the stage's window, from ``--timings``; a
     python bench/bench_build.py                       # 1k, 20k, 100k: about an hour on 2 cores
     python bench/bench_build.py --sizes 1000,5000     # a quick look
     python bench/bench_build.py --sizes 20000,100000 --baseline 417fd2c --jobs-list 0 --skip-validation \
-        --rdflib-max 0                                # the build-cost table (issue 46)
+        --rdflib-max 0 --store                        # the build-cost table (issue 46)
 """
 
 from __future__ import annotations
@@ -202,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-validation", action="store_true", help="leave out the validation comparison")
     ap.add_argument("--baseline", metavar="COMMIT", help="also build with the kg of this commit, alternating")
     ap.add_argument("--jobs-list", default="1,2", help="the --jobs of the kg builds (0: kg's default)")
+    ap.add_argument("--store", action="store_true",
+                    help="also 'kg build --store DIR --validate none' (default --jobs; the store's load counted), "
+                         "with the baseline too when given")
     a = ap.parse_args(argv)
     sizes = sorted(int(x) for x in a.sizes.split(","))
     a.work.mkdir(parents=True, exist_ok=True)
@@ -232,6 +235,17 @@ def main(argv: list[str] | None = None) -> int:
                 f[b]["records"] = n
                 print(cost_line(f"  {a.baseline}", f[b], f["floor"]), flush=True)
                 shutil.rmtree(a.work / f"kg-{n}-base", ignore_errors=True)
+        if a.store:
+            runs = [("kg-store", None)] + ([(f"kg-store-{a.baseline}", a.baseline)] if a.baseline else [])
+            for tag, commit in runs:
+                home, store = a.work / f"kg-{n}-store", a.work / f"store-{n}"
+                shutil.rmtree(store, ignore_errors=True)
+                f[tag] = kg_build(data[n], home, 0, ["--store", str(store), "--validate", "none"],
+                                  kg=baseline_kg(commit, a.work) if commit else None)
+                f[tag]["records"] = n
+                print(cost_line(f"  --store {commit or 'this commit'}", f[tag], f["floor"]), flush=True)
+                shutil.rmtree(home, ignore_errors=True)
+                shutil.rmtree(store, ignore_errors=True)
         if len(digests) > 1:
             f["same-bytes-every-jobs"] = len(set(digests)) == 1
             print(f"  graphs of every --jobs byte-identical: {f['same-bytes-every-jobs']}", flush=True)
