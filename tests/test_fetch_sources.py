@@ -345,12 +345,23 @@ def dois_in_file(path: Path) -> set[str]:
     return found
 
 
+def entries_in_file(path: Path) -> int:
+    """How many entries an export holds, counted by their first lines (``@type{``, ``TY  -``) or JSON items."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".bib":
+        return len(re.findall(r"^@(?!comment|string|preamble)\w+\s*\{", text, re.M | re.I))
+    if path.suffix == ".ris":
+        return len(re.findall(r"^TY  - ", text, re.M))
+    return len(json.loads(text))
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in LIBRARIES.iterdir() if p.name != "SOURCES.md"))
 def test_the_dois_read_from_a_real_export_are_the_dois_in_the_file(name: str) -> None:
     path = LIBRARIES / name
     lib = library.read_library(path)
     assert set(lib.dois) == dois_in_file(path) and len(lib.dois) == len(set(lib.dois))
     assert lib.entries and all(parse_doi(d) == d for d in lib.dois)
+    assert len(lib.entries) == entries_in_file(path)  # none dropped: an entry without a DOI is still listed
 
 
 def test_the_exports_hold_entries_without_a_doi_urls_and_non_ascii() -> None:
@@ -363,6 +374,19 @@ def test_the_exports_hold_entries_without_a_doi_urls_and_non_ascii() -> None:
     assert csl.entries[1].doi == "10.1484/j.se.2.303788" and "Bücher" in csl.entries[1].title
     bib = library.read_library(LIBRARIES / "zotero-bbt-doi-escaped.bib")
     assert bib.dois == ["10.1007/978-3-030-49186-4_9"]  # \_ decoded; the DOI in the note is not the entry's
+    # Mendeley writes @misc{, for each item without a citation key: all are read (bibtexparser sets all but the
+    # first apart as duplicate keys), decoded, and named by position as RIS entries without an ID are
+    projeto = library.read_library(LIBRARIES / "mendeley-projeto.bib")
+    unnamed = {e.key: e.title for e in projeto.without_doi if e.key.startswith("entry ")}
+    assert list(unnamed) == ["entry 4", "entry 5", "entry 8", "entry 9", "entry 14"]
+    assert unnamed["entry 8"] == "3D printing – Additive manufacturing: An introduction."  # -- decoded
+    ris = library.read_library(LIBRARIES / "mendeley-projeto.ris")  # the same library as Mendeley's RIS
+    assert len(ris.without_doi) == len(projeto.without_doi) == 15 and ris.dois == projeto.dois
+    assert (ris.entries[20].title, ris.entries[20].authors) == ("Controlo e automação: sistema de rega inteligente",
+                                                                ("Soares", "Mariano"))
+    ocean = {e.key: e for e in library.read_library(LIBRARIES / "mendeley-diagnosing.bib").entries}
+    assert ocean["Boning"].doi is None and ocean["Boning"].authors == ("Böning", "Döscher", "Budich")  # B{\"{o}}ning
+    assert ocean["Holland1975"].doi == "10.1175/1520-0485(1975)005<0642:otgome>2.0.co;2"  # a SICI with <>;
     url_only = library._csl_json('[{"id": "a", "type": "book", "URL": "https://doi.org/10.1000/XYZ."}]', "x")
     assert url_only[0].doi == "10.1000/xyz"
 

@@ -121,18 +121,29 @@ def _doi(fields: list[object], urls: list[object]) -> str | None:
 
 def _bibtex(text: str, shown: str) -> list[Entry]:
     import bibtexparser
+    from bibtexparser import model
     from bibtexparser.middlewares import LatexDecodingMiddleware
 
     library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
     if library.failed_blocks and not library.entries:
         raise InputError(shown, "is not a BibTeX file bibtexparser can read",
                          "export the library again as BibTeX, or give one DOI a line")
+    entries = []
+    for block in library.blocks:  # file order
+        if isinstance(block, model.Entry):
+            entries.append(block)
+        elif isinstance(block, model.DuplicateBlockKeyBlock):
+            # An entry whose key another already has: Mendeley writes ``@misc{,`` for every item without a
+            # citation key. bibtexparser sets it apart undecoded; parsed alone, it is decoded like the others.
+            entries.extend(bibtexparser.parse_string(block.raw or "", append_middleware=[LatexDecodingMiddleware()])
+                           .entries)
     out = []
-    for entry in library.entries:
+    for n, entry in enumerate(entries, start=1):
         f = {k.lower(): str(v.value) for k, v in entry.fields_dict.items()}
         authors = tuple(a.split(",")[0].strip().strip("{}") for a in re.split(r"\s+and\s+", f.get("author", ""))
                         if a.strip())
-        out.append(Entry(entry.key, _doi([f.get("doi")], [f.get("url"), f.get("note"), f.get("howpublished")]),
+        out.append(Entry(entry.key or f"entry {n}",
+                         _doi([f.get("doi")], [f.get("url"), f.get("note"), f.get("howpublished")]),
                          _plain(f.get("title", "")), authors, f.get("year", "")[:4]))
     return out
 
