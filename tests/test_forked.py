@@ -153,3 +153,23 @@ def test_a_pools_interrupt_race_is_dropped_and_every_other_thread_error_shown() 
     finally:
         threading.excepthook = before
     assert shown == ["another error", "release unlocked lock"]
+
+
+def _signals_of_a_worker(_task: int) -> tuple[object, bool]:
+    return signal.getsignal(signal.SIGTERM), signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def _pool_workers_signals() -> list[tuple[object, bool]]:
+    return workers.run_shards(_signals_of_a_worker, range(4), 2)
+
+
+def test_pool_workers_of_the_forked_validator_end_on_sigterm_whenever_it_comes() -> None:
+    """The forked validator's workers do not inherit its Python SIGTERM handler (a signal that reaches a new
+    process before Python has set up its signal handling would be dropped, and a pool's terminate() would wait on
+    that worker forever, as a CI run once did): they have the default action, SIGTERM unblocked, and the parent's
+    mask is as it was."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    with Forked(_pool_workers_signals) as child:
+        seen = child.result()
+    assert seen == [(signal.SIG_DFL, False)] * 4
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before

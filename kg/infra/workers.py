@@ -17,6 +17,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from ..errors import KgError
@@ -172,9 +173,36 @@ class Forked(Generic[T]):
 def quiet_worker(*_args: object) -> None:
     """Initializer of worker processes: Ctrl-C is for their parent, which ends them, so that an interrupted
     command prints one line, not a traceback per worker; and the worker ends when its parent dies, however
-    it dies (``die_with_parent``)."""
+    it dies (``die_with_parent``). SIGTERM (a pool's terminate()) ends it at once, whatever handler its parent
+    had: a forked validator's (``_end_now``), inherited, would be a Python handler, and one that arrives before
+    the new process has set up its signal handling is dropped, leaving a worker the pool waits for forever;
+    ``run_shards`` forks its workers with SIGTERM blocked, so it waits, pending, until this unblocks it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     die_with_parent()
+
+
+def _unblocking(initializer: Callable[[], None]) -> None:
+    """A pool worker's start: its ``initializer``, then SIGTERM unblocked (``_term_blocked``)."""
+    initializer()
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+@contextmanager
+def _term_blocked() -> Iterator[None]:
+    """SIGTERM held back in this thread meanwhile (the processes and threads it starts inherit that): a signal
+    that comes is delivered when the block ends, or, in a worker, when ``quiet_worker`` unblocks it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def run_shards(fn: Callable[[A], T], tasks: Iterable[A], jobs: int,
@@ -191,7 +219,9 @@ def run_shards(fn: Callable[[A], T], tasks: Iterable[A], jobs: int,
     previous = threading.excepthook
     threading.excepthook = _without_the_interrupt_race(previous)
     try:
-        with mp.get_context("fork").Pool(jobs, initializer=initializer) as pool:
+        with _term_blocked():  # (see quiet_worker)
+            pool = mp.get_context("fork").Pool(jobs, initializer=_unblocking, initargs=(initializer,))
+        with pool:
             return _counted(pool.imap(fn, tasks), on_done)
     finally:
         threading.excepthook = previous
