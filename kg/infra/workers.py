@@ -175,12 +175,10 @@ def quiet_worker(*_args: object) -> None:
     command prints one line, not a traceback per worker; and the worker ends when its parent dies, however
     it dies (``die_with_parent``). SIGTERM (a pool's terminate()) ends it at once, whatever handler its parent
     had: a forked validator's (``_end_now``), inherited, would be a Python handler, and one that arrives before
-    the new process has set up its signal handling is dropped, leaving a worker the pool waits for forever;
-    ``run_shards`` forks its workers with SIGTERM blocked, so it waits, pending, until this unblocks it."""
+    the new process has set up its signal handling is dropped, leaving a worker the pool waits for forever
+    (``run_shards`` forks its workers with SIGTERM blocked and unblocks it after this, ``_unblocking``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     die_with_parent()
 
 
@@ -194,7 +192,7 @@ def _unblocking(initializer: Callable[[], None]) -> None:
 @contextmanager
 def _term_blocked() -> Iterator[None]:
     """SIGTERM held back in this thread meanwhile (the processes and threads it starts inherit that): a signal
-    that comes is delivered when the block ends, or, in a worker, when ``quiet_worker`` unblocks it."""
+    that comes is delivered when the block ends, or, in a worker, when ``_unblocking`` unblocks it."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return

@@ -79,7 +79,7 @@ def _validate(data: Graph | None, shapes: Graph, lines: Iterable[str] | None, en
         if engine in ("fast", "both"):
             return _validate_fast(data, shapes, lines, only, prefixes=prefixes, part=part)
         if part == "sparql":  # (the reference runs everything in the core part)
-            return ValidationReport(True, [], Graph)
+            return ValidationReport(True, [], Graph())
     if engine == "pyshacl":
         return validate_pyshacl(data if data is not None else data_graph(lines or [], prefixes), shapes, only)
     fast = _validate_fast(data, shapes, lines, only, compiled_only=engine == "compiled", prefixes=prefixes)
