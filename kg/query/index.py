@@ -2,9 +2,9 @@
 ``kg build --store DIR`` writes, so that a page of a long listing is a few look-ups instead of a sort of the corpus.
 
 A listing is a stored query with ``#+ page: index``. Its order is declared once, by the ORDER BY of its own text:
-the build runs that text (every parameter at its default) on the store it has just loaded, and keeps each row as
-it came, numbered 1, 2, ..., in the store's named graph ``INDEX_GRAPH`` (the index vocabulary is
-kg/data/index.ttl):
+the build runs that text (every parameter at its default) on the store it has just loaded, sorts its rows on disk
+as that ORDER BY would (``kg.query.order``: the engine only streams them), and keeps each row, numbered 1, 2, ...,
+in the store's named graph ``INDEX_GRAPH`` (the index vocabulary is kg/data/index.ttl):
 
 - ``<{ROWS}NAME/N> idx:row "TSV"``: row N, its cells as SPARQL TSV (what Oxigraph writes; ``tsv_cell`` reads it);
 - ``<{ROWS}NAME> idx:text "DIGEST"; idx:columns "c1 c2 ..."; idx:rows N``: what the rows answer (a digest of the
@@ -18,13 +18,16 @@ built before the query changed, or parameters other than the defaults (``page`` 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from hashlib import blake2b
 from pathlib import Path
 
 import pyoxigraph as ox
 
+from ..infra.extsort import Sorter
 from ..rdf.terms import integer, lit
+from .order import apply, sort_key, unordered
 from .results import Answer, Cell, tsv_cell
 from .stored import StoredQuery, bound_text, stored_queries
 
@@ -48,37 +51,77 @@ def digest(text: str) -> str:
     return blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
+ROWS_IN_MEMORY = 100_000  # the rows of a listing sorted in memory at once; more go to runs on disk
+
+
 def index_quads(store: ox.Store, scratch: Path, queries: list[StoredQuery] | None = None) -> Iterator[str]:
     """The N-Quads lines of the index of ``store`` (a store of ours: the graph in its default graph): each listing
-    of ``queries`` (default: every listing) answered on it at its parameters' defaults, row by row in its order
-    (each answer passes through a file in ``scratch``)."""
+    of ``queries`` (default: every listing) answered on it at its parameters' defaults, row by row in its order.
+
+    The engine streams each answer into a file in ``scratch`` without sorting it (``kg.query.order.unordered``:
+    its ORDER BY conditions as extra columns, no DISTINCT), and the rows are sorted (and made distinct) on disk
+    by kg.infra.extsort, so that no listing is held in memory whatever the size of the graph."""
     graph = f"<{INDEX_GRAPH}>"
-    answer = scratch / "store-index.tsv"
     for q in listings() if queries is None else queries:
         text = bound_text(q, {})
-        result = store.query(text)
-        assert isinstance(result, ox.QuerySolutions)  # (a listing is a SELECT)
-        columns = [v.value for v in result.variables]
-        result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
+        columns, rows = _sorted_rows(store, text, scratch / f"index-{q.name}")
         listing = f"<{ROWS}{q.name}>"
         n = 0
-        with open(answer, encoding="utf-8", newline="\n") as fh:
-            next(fh)  # (the header)
-            for n, row in enumerate(fh, 1):
-                yield f"<{ROWS}{q.name}/{n}> {ROW} {lit(row[:-1])} {graph} .\n"
-        answer.unlink()
+        for n, row in enumerate(rows, 1):
+            yield f"<{ROWS}{q.name}/{n}> {ROW} {lit(row)} {graph} .\n"
         yield f"{listing} {TEXT} {lit(digest(text))} {graph} .\n"
         yield f"{listing} {COLUMNS} {lit(' '.join(columns))} {graph} .\n"
         yield f"{listing} {COUNT} {integer(n)} {graph} .\n"
 
 
-def write_index(store: ox.Store, scratch: Path) -> None:
-    """Add the index to ``store`` (loaded, not yet optimised), through files in ``scratch``."""
-    lines = scratch / "store-index.nq"
-    with open(lines, "w", encoding="utf-8", newline="\n") as fh:
-        fh.writelines(index_quads(store, scratch))
-    store.bulk_load(path=str(lines), format=ox.RdfFormat.N_QUADS)
-    lines.unlink()
+def _sorted_rows(store: ox.Store, text: str, work: Path) -> tuple[list[str], Iterator[str]]:
+    """The columns of a listing and its rows in order, as TSV lines (no line break), through files in ``work``
+    (a folder made for it and removed once the rows are read)."""
+    work.mkdir(parents=True, exist_ok=True)
+    answer = work / "answer.tsv"
+    plan = unordered(text)
+    result = store.query(text if plan is None else plan.text)
+    assert isinstance(result, ox.QuerySolutions)  # (a listing is a SELECT)
+    variables = [v.value for v in result.variables]
+    result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
+    if plan is None:  # (the engine sorted it)
+        return variables, _lines(answer, work)
+    width = len(variables) - plan.keys
+    first = Sorter(work, "rows", ROWS_IN_MEMORY)
+    with open(answer, encoding="utf-8", newline="\n") as fh:
+        next(fh)  # (the header)
+        for seq, line in enumerate(fh):
+            fields = line[:-1].split("\t")
+            keys = [apply(f, tsv_cell(cell)) for f, cell in zip(plan.functions, fields[width:], strict=True)]
+            row, key = "\t".join(fields[:width]), sort_key(keys, plan.descending)
+            # (DISTINCT: by row first, to keep each row once at its first place; else by key, the rows kept apart)
+            first.add(f"{row}\t{key}\n" if plan.distinct else f"{key}\t{row}\t{seq:012d}\n")
+    answer.unlink()
+    if not plan.distinct:
+        return variables[:width], (line[line.index("\t") + 1:line.rindex("\t")] for line in _done(first, work))
+    second = Sorter(work, "distinct", ROWS_IN_MEMORY)
+    last = None
+    for line in first.sorted():
+        row, _, key = line[:-1].rpartition("\t")
+        if row != last:
+            second.add(f"{key}\t{row}\n")
+            last = row
+    return variables[:width], (line[line.index("\t") + 1:] for line in _done(second, work))
+
+
+def _done(sorter: Sorter, work: Path) -> Iterator[str]:
+    """The sorted lines of ``sorter`` without their line breaks, then ``work`` removed."""
+    for line in sorter.sorted():
+        yield line[:-1]
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def _lines(answer: Path, work: Path) -> Iterator[str]:
+    with open(answer, encoding="utf-8", newline="\n") as fh:
+        next(fh)
+        for line in fh:
+            yield line[:-1]
+    shutil.rmtree(work, ignore_errors=True)
 
 
 CHUNK = 10_000  # the rows read from the index in one query (a VALUES block of their numbers)
