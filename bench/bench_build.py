@@ -205,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", action="store_true",
                     help="also 'kg build --store DIR --validate none' (default --jobs; the store's load counted), "
                          "with the baseline too when given")
+    ap.add_argument("--only-store", action="store_true",
+                    help="with --store: only the floor and the --store builds (not the default builds)")
     a = ap.parse_args(argv)
     sizes = sorted(int(x) for x in a.sizes.split(","))
     a.work.mkdir(parents=True, exist_ok=True)
@@ -220,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             f["rdflib"] = mapper(data[n], "rdflib", Path("/dev/null"))
             print(line("rdflib Graph.add", n, f["rdflib"]), flush=True)
         digests = []
-        jobs_list = [int(j) for j in a.jobs_list.split(",")]
+        jobs_list = [] if a.only_store else [int(j) for j in a.jobs_list.split(",")]
         for jobs in jobs_list:
             tag = f"kg-j{jobs}" if jobs else "kg"
             f[tag] = kg_build(data[n], a.work / f"kg-{n}", jobs)
@@ -250,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             f["same-bytes-every-jobs"] = len(set(digests)) == 1
             print(f"  graphs of every --jobs byte-identical: {f['same-bytes-every-jobs']}", flush=True)
         keep = a.work / f"graph-{n}.nq"
-        shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
+        if (a.work / f"kg-{n}" / "graph.nq").exists():
+            shutil.move(str(a.work / f"kg-{n}" / "graph.nq"), keep)
         shutil.rmtree(a.work / f"kg-{n}", ignore_errors=True)
         if "kg-j1" in f and "kg-j2" in f:
             per_triple = (f["kg-j1"]["seconds"] / f["kg-j1"]["triples"]) / (f["floor"]["seconds"] /

@@ -18,6 +18,7 @@ built before the query changed, or parameters other than the defaults (``page`` 
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from hashlib import blake2b
@@ -74,29 +75,57 @@ def index_quads(store: ox.Store, scratch: Path, queries: list[StoredQuery] | Non
         yield f"{listing} {COUNT} {integer(n)} {graph} .\n"
 
 
+# A listing whose text holds the comment ``#slice ?VAR`` (alone on its line, inside the group whose rows may be
+# divided) is answered in SLICES parts: each with that comment replaced by a FILTER keeping the rows whose ?VAR
+# has an MD5 digest starting with one hex digit. Its text says that the rows of the parts together are its rows
+# (every GROUP BY key holds ?VAR, say): what the engine holds for a GROUP BY is then a sixteenth. Any engine reads
+# the comment as a comment.
+_SLICE = re.compile(r"(?m)^([ \t]*)#slice[ \t]+([?$][A-Za-z0-9_]+)[ \t]*$")
+SLICES = "0123456789abcdef"
+
+
+def slices(text: str) -> list[str]:
+    r"""The texts of a listing's parts (the text itself when it has no ``#slice`` line).
+
+    >>> [t.split("\n")[1] for t in slices("SELECT ?a {\n  #slice ?a\n}")][:2]
+    ['  FILTER (STRSTARTS(MD5(STR(?a)), "0"))', '  FILTER (STRSTARTS(MD5(STR(?a)), "1"))']
+    """
+    m = _SLICE.search(text)
+    if m is None:
+        return [text]
+    return [text[:m.start()] + f'{m.group(1)}FILTER (STRSTARTS(MD5(STR({m.group(2)})), "{digit}"))' + text[m.end():]
+            for digit in SLICES]
+
+
 def _sorted_rows(store: ox.Store, text: str, work: Path) -> tuple[list[str], Iterator[str]]:
     """The columns of a listing and its rows in order, as TSV lines (no line break), through files in ``work``
     (a folder made for it and removed once the rows are read)."""
     work.mkdir(parents=True, exist_ok=True)
     answer = work / "answer.tsv"
     plan = unordered(text)
-    result = store.query(text if plan is None else plan.text)
-    assert isinstance(result, ox.QuerySolutions)  # (a listing is a SELECT)
-    variables = [v.value for v in result.variables]
-    result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
-    if plan is None:  # (the engine sorted it)
-        return variables, _lines(answer, work)
-    width = len(variables) - plan.keys
+    if plan is None:  # (the engine sorts it)
+        result = store.query(text)
+        assert isinstance(result, ox.QuerySolutions)  # (a listing is a SELECT)
+        result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
+        return [v.value for v in result.variables], _lines(answer, work)
     first = Sorter(work, "rows", ROWS_IN_MEMORY)
-    with open(answer, encoding="utf-8", newline="\n") as fh:
-        next(fh)  # (the header)
-        for seq, line in enumerate(fh):
-            fields = line[:-1].split("\t")
-            keys = [apply(f, tsv_cell(cell)) for f, cell in zip(plan.functions, fields[width:], strict=True)]
-            row, key = "\t".join(fields[:width]), sort_key(keys, plan.descending)
-            # (DISTINCT: by row first, to keep each row once at its first place; else by key, the rows kept apart)
-            first.add(f"{row}\t{key}\n" if plan.distinct else f"{key}\t{row}\t{seq:012d}\n")
-    answer.unlink()
+    seq = 0
+    for part in slices(plan.text):
+        result = store.query(part)
+        assert isinstance(result, ox.QuerySolutions)
+        variables = [v.value for v in result.variables]
+        result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
+        width = len(variables) - plan.keys
+        with open(answer, encoding="utf-8", newline="\n") as fh:
+            next(fh)  # (the header)
+            for line in fh:
+                fields = line[:-1].split("\t")
+                keys = [apply(f, tsv_cell(cell)) for f, cell in zip(plan.functions, fields[width:], strict=True)]
+                row, key = "\t".join(fields[:width]), sort_key(keys, plan.descending)
+                # (DISTINCT: by row first, to keep each row once at its first place; else by key, rows kept apart)
+                first.add(f"{row}\t{key}\n" if plan.distinct else f"{key}\t{row}\t{seq:012d}\n")
+                seq += 1
+        answer.unlink()
     if not plan.distinct:
         return variables[:width], (line[line.index("\t") + 1:line.rindex("\t")] for line in _done(first, work))
     second = Sorter(work, "distinct", ROWS_IN_MEMORY)
