@@ -20,20 +20,16 @@ import pyoxigraph as ox
 from .. import __version__
 from ..errors import InputError, QueryError, UsageError
 from ..infra import net
-from ..rdf import vocab
 from ..rdf.io import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines
 from ..rdf.nquads import triples_from_quads
-from ..rdf.terms import token_value
 from .index import index_quads
-from .results import Answer, Cell, Results, tsv_cell
+from .results import RDF_LANGSTRING, XSD_STRING, Answer, Cell, Results, tsv_cell
 from .text import query_form
 
 if TYPE_CHECKING:
     from rdflib import Dataset
     from rdflib.query import ResultRow
 
-XSD_STRING = token_value(vocab.XSD_STRING)
-RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 # Virtuoso writes every xsd:boolean as 1 or 0 (the same value): read as the canonical true/false the graph holds
 _BOOLEAN: dict[tuple[str | None, str], str] = {("http://www.w3.org/2001/XMLSchema#boolean", "1"): "true",
                                                ("http://www.w3.org/2001/XMLSchema#boolean", "0"): "false"}

@@ -19,14 +19,13 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .results import Cell
-from .text import _outer, mask
+from ..rdf import vocab
+from .results import RDF_LANGSTRING, XSD_STRING, Cell
+from .text import TAIL_PAGING, mask, outer_syntax
 
 KEY_PREFIX = "kg_order_"  # the variables of the projected conditions: ?kg_order_1, ?kg_order_2, ...
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_XSD_STRING = _XSD + "string"
-_RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+_XSD = vocab.XSD.base
 # What Oxigraph compares as numbers (ExpressionTerm's Integer, Decimal, Float and Double: the derived integer types
 # read as xsd:integer)
 NUMERIC = frozenset(_XSD + t for t in (
@@ -58,14 +57,14 @@ def unordered(text: str) -> Unordered | None:
     (3, (True, False, False), ((), ('LCASE',), ()), True)
     """
     masked = mask(text)
-    outer = _outer(masked)
+    outer = outer_syntax(masked)
     select = re.search(r"(?i)(?<![\w?$:])SELECT(?![\w:])", outer)
     order = list(re.finditer(r"(?i)(?<![\w?$:])ORDER\s+BY(?![\w:])", outer))
     if select is None or not order:
         return None
     cut = order[-1]
     clause = masked[cut.end():]
-    if re.search(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])", _outer(clause)):
+    if TAIL_PAGING.search(outer_syntax(clause)):
         return None
     conditions = _conditions(text[cut.end():], clause)
     if not conditions:
@@ -133,7 +132,7 @@ def apply(functions: tuple[str, ...], cell: Cell) -> Cell:
         kind, value, datatype, lang = cell
         if name == "STR":
             cell = ("literal", value, None, None) if kind in ("uri", "literal") else None
-        elif kind != "literal" or (datatype is not None and lang is None and datatype != _XSD_STRING):
+        elif kind != "literal" or (datatype is not None and lang is None and datatype != XSD_STRING):
             return None  # (LCASE and UCASE take a string literal)
         else:
             cell = (kind, value.lower() if name == "LCASE" else value.upper(), datatype, lang)
@@ -145,9 +144,7 @@ def _conditions(text: str, masked: str) -> list[tuple[bool, str]]:
     at white space outside parentheses, a function's name kept with its arguments."""
     parts: list[str] = []
     depth, start = 0, None
-    i = 0
-    while i < len(masked):
-        ch = masked[i]
+    for i, ch in enumerate(masked):
         if ch == "(":
             depth += 1
         elif ch == ")":
@@ -160,7 +157,6 @@ def _conditions(text: str, masked: str) -> list[tuple[bool, str]]:
             if not (masked[i:].lstrip().startswith("(") and re.fullmatch(r"[A-Za-z_][\w:.-]*", masked[start:i])):
                 parts.append(text[start:i])  # (a name, then "(" after white space: one call, LCASE (?x))
                 start = None
-        i += 1
     if depth:
         return []
     if start is not None:
@@ -168,7 +164,7 @@ def _conditions(text: str, masked: str) -> list[tuple[bool, str]]:
     out = []
     for part in parts:
         m = _CONDITION.match(part.strip())
-        if m is None or not part.strip():
+        if m is None:
             return []
         if m.group(1):
             out.append((m.group(1).upper() == "DESC", m.group(2).strip()))
@@ -206,7 +202,7 @@ def _term(cell: Cell) -> bytes:
         number = _number(value, datatype)
         if number is not None:
             return b"\x03" + number
-    datatype = _RDF_LANGSTRING if lang is not None else datatype or _XSD_STRING
+    datatype = RDF_LANGSTRING if lang is not None else datatype or XSD_STRING
     return (b"\x04" + _text(value) + _text(datatype)
             + (b"\x00" if lang is None else b"\x01" + _text(lang)))
 
@@ -239,9 +235,11 @@ def _number(lexical: str, datatype: str) -> bytes | None:
     if lexical.endswith("INF"):
         return b"\x01" if lexical.startswith("-") else b"\x05"
     number = Decimal(lexical)
+    places = number.as_tuple().exponent
+    assert isinstance(places, int)  # (a finite number)
     if pattern is _INTEGER and not -_I64 <= number < _I64:
         return None
-    if pattern is _DECIMAL and (abs(number) >= _DECIMAL_LIMIT or -number.as_tuple().exponent > 18):  # type: ignore[operator]
+    if pattern is _DECIMAL and (abs(number) >= _DECIMAL_LIMIT or places < -18):
         return None
     if number == 0:
         return b"\x03"

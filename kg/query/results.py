@@ -14,7 +14,8 @@ from ..rdf.terms import token_value
 from .stored import StoredQuery
 
 XSD_STRING = token_value(vocab.XSD_STRING)
-_XSD = "http://www.w3.org/2001/XMLSchema#"
+RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+_XSD = vocab.XSD.base
 _TSV_UNESCAPE = re.compile(r"\\(.)")
 _TSV_CHARS = {"t": "\t", "n": "\n", "r": "\r", '"': '"', "\\": "\\"}
 

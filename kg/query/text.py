@@ -21,10 +21,10 @@ def query_prefixes() -> dict[str, str]:
 
 
 _PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^<>]*>|BASE\s*<[^<>]*>)*")
-_TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
+TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
 
 
-def _outer(masked: str) -> str:
+def outer_syntax(masked: str) -> str:
     """The masked text with everything inside braces blanked: what is left is the outer query's own syntax."""
     out, depth = [], 0
     for ch in masked:
@@ -45,7 +45,7 @@ def paged(text: str, limit: int | None, offset: int | None) -> str:
     page = (f" LIMIT {limit}" if limit is not None else "") + (f" OFFSET {offset}" if offset else "")
     if not page:
         return text
-    if not _TAIL_PAGING.search(_outer(mask(text))):
+    if not TAIL_PAGING.search(outer_syntax(mask(text))):
         return text.rstrip() + "\n" + page.strip() + "\n"
     prologue = _PROLOGUE.match(text)
     assert prologue is not None  # the pattern matches the empty string
