@@ -230,3 +230,29 @@ def test_cluster_options_need_cluster(option: str, tmp_path: Path) -> None:
     assert (r.exit_code, r.output) == (2, f"error: {option} goes with --cluster; add --cluster local:N or a scheduler "
                                           "address\n")
     assert not (tmp_path / "ws").exists()
+
+
+def test_a_folder_something_still_writes_into_is_removed_once_it_stops(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupted build's scratch: a cancelled task adds a file after rmtree emptied the folder, so its rmdir
+    fails with ENOTEMPTY; remove() tries again, and the folder goes (the interrupt's one line is not replaced by a
+    traceback)."""
+    import errno
+    import shutil
+
+    from kg.infra import location
+    from kg.infra.location import Location
+
+    folder = tmp_path / "scratch"
+    (folder / "tasks").mkdir(parents=True)
+    real, calls = shutil.rmtree, []
+
+    def late_writer(where: str, *args: object, **kwargs: object) -> None:
+        calls.append(where)
+        if len(calls) == 1:
+            raise OSError(errno.ENOTEMPTY, "Directory not empty", where)
+        real(where)
+
+    monkeypatch.setattr(location.shutil, "rmtree", late_writer)
+    Location(str(folder)).remove()
+    assert not folder.exists() and len(calls) == 2

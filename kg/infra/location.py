@@ -8,11 +8,13 @@ one put) so that a reader never sees half a file, and read whole or by byte rang
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -196,7 +198,7 @@ class Location:
             elif name is not None:
                 os.unlink(self.path(name))
             else:
-                shutil.rmtree(self.where)
+                _rmtree(self.where)
         except FileNotFoundError:
             pass
 
@@ -206,3 +208,17 @@ class Location:
             self.fs.mv(self.root, other.root, recursive=True)
         else:
             os.rename(self.where, other.where)
+
+
+def _rmtree(where: str, attempts: int = 20) -> None:
+    """Remove the folder ``where``, again while something still writes into it: a cancelled task of an interrupted
+    build may add a file after its folder was emptied (rmdir then fails with ENOTEMPTY); a few tries, 50 ms apart,
+    outlast it."""
+    for attempt in range(attempts):
+        try:
+            shutil.rmtree(where)
+            return
+        except OSError as e:
+            if e.errno != errno.ENOTEMPTY or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
