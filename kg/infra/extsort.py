@@ -197,20 +197,28 @@ def merge_runs(runs: list[Path], scratch: Path, most: int = MAX_FAN_IN, external
     for line in merge_bytes(runs, scratch, most, external):
         yield line.decode("utf-8")
 class Sorter:
-    """Collect lines in memory up to ``limit``, spill sorted runs to ``scratch``, merge on demand."""
+    """Collect lines in memory up to ``limit`` of them (and, with ``chars``, up to that many characters), spill
+    sorted runs to ``scratch``, merge on demand."""
 
-    def __init__(self, scratch: Path, name: str, limit: int = 500_000) -> None:
-        self.scratch, self.name, self.limit = scratch, name, limit
+    def __init__(self, scratch: Path, name: str, limit: int = 500_000, chars: int | None = None) -> None:
+        self.scratch, self.name, self.limit, self.chars = scratch, name, limit, chars
         self.buffer: list[str] = []
         self.runs: list[Path] = []
+        self.size = 0  # the characters in ``buffer`` (counted only with ``chars``)
 
     def add(self, line: str) -> None:
         self.buffer.append(line)
+        if self.chars is not None:
+            self.size += len(line)
+            if self.size >= self.chars:
+                self.spill()
+                return
         if len(self.buffer) >= self.limit:
             self.spill()
 
     def extend(self, lines: Iterable[str]) -> None:
-        if isinstance(lines, list):  # (a batch at once: the buffer passes the limit by at most the batch)
+        if isinstance(lines, list) and self.chars is None:
+            # (a batch at once: the buffer passes the limit by at most the batch)
             self.buffer.extend(lines)
             if len(self.buffer) >= self.limit:
                 self.spill()
@@ -233,7 +241,7 @@ class Sorter:
         what was spilled is merged into it and deleted)."""
         if not self.runs:
             path = write_run(self.buffer, path)
-            self.buffer = []
+            self.buffer, self.size = [], 0
             return path
         self.spill()
         runs, self.runs = self.runs, []
@@ -242,4 +250,4 @@ class Sorter:
     def spill(self) -> None:
         if self.buffer:
             self.runs.append(write_run(self.buffer, self.scratch / f"{self.name}-{len(self.runs)}.nq"))
-            self.buffer = []
+            self.buffer, self.size = [], 0

@@ -28,7 +28,7 @@ import pyoxigraph as ox
 
 from ..infra.extsort import Sorter
 from ..rdf.terms import integer, lit
-from .order import apply, sort_key, unordered
+from .order import Unordered, apply, fold, sort_key, unordered
 from .results import Answer, Cell, tsv_cell
 from .stored import StoredQuery, bound_text, stored_queries
 
@@ -52,7 +52,10 @@ def digest(text: str) -> str:
     return blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-ROWS_IN_MEMORY = 100_000  # the rows of a listing sorted in memory at once; more go to runs on disk
+# The rows of a listing sorted in memory at once, at most: so many rows, or so many characters (a row of a listing
+# of references, with its sort key, is some 3,000: 100,000 of them held 300 MB); more go to runs on disk.
+ROWS_IN_MEMORY = 100_000
+CHARS_IN_MEMORY = 16 << 20
 
 
 def index_quads(store: ox.Store, scratch: Path, queries: list[StoredQuery] | None = None) -> Iterator[str]:
@@ -108,7 +111,8 @@ def _sorted_rows(store: ox.Store, text: str, work: Path) -> tuple[list[str], Ite
         assert isinstance(result, ox.QuerySolutions)  # (a listing is a SELECT)
         result.serialize(str(answer), format=ox.QueryResultsFormat.TSV)
         return [v.value for v in result.variables], _lines(answer, work)
-    first = Sorter(work, "rows", ROWS_IN_MEMORY)
+    first = Sorter(work, "rows", ROWS_IN_MEMORY, CHARS_IN_MEMORY)
+    folded = {column for column, _ in plan.folds}
     seq = 0
     for part in slices(plan.text):
         result = store.query(part)
@@ -120,15 +124,23 @@ def _sorted_rows(store: ox.Store, text: str, work: Path) -> tuple[list[str], Ite
             next(fh)  # (the header)
             for line in fh:
                 fields = line[:-1].split("\t")
-                keys = [apply(f, tsv_cell(cell)) for f, cell in zip(plan.functions, fields[width:], strict=True)]
+                if plan.folds:
+                    # (by group, the rows alike in every other column; a group's values of the folded columns after)
+                    first.add("\t".join([f for n, f in enumerate(fields) if n not in folded]
+                                        + [fields[n] for n, _ in plan.folds]) + "\n")
+                    continue
+                cells = fields[width:] if plan.sources is None else [fields[n] for n in plan.sources]
+                keys = [apply(f, tsv_cell(cell)) for f, cell in zip(plan.functions, cells, strict=True)]
                 row, key = "\t".join(fields[:width]), sort_key(keys, plan.descending)
                 # (DISTINCT: by row first, to keep each row once at its first place; else by key, rows kept apart)
                 first.add(f"{row}\t{key}\n" if plan.distinct else f"{key}\t{row}\t{seq:012d}\n")
                 seq += 1
         answer.unlink()
+    if plan.folds:
+        first = _folded(first, plan, len(variables), work)
     if not plan.distinct:
         return variables[:width], (line[line.index("\t") + 1:line.rindex("\t")] for line in _done(first, work))
-    second = Sorter(work, "distinct", ROWS_IN_MEMORY)
+    second = Sorter(work, "distinct", ROWS_IN_MEMORY, CHARS_IN_MEMORY)
     last = None
     for line in first.sorted():
         row, _, key = line[:-1].rpartition("\t")
@@ -136,6 +148,43 @@ def _sorted_rows(store: ox.Store, text: str, work: Path) -> tuple[list[str], Ite
             second.add(f"{key}\t{row}\n")
             last = row
     return variables[:width], (line[line.index("\t") + 1:] for line in _done(second, work))
+
+
+def _folded(grouped: Sorter, plan: Unordered, width: int, work: Path) -> Sorter:
+    """The rows of a ``#fold`` listing, one a group, keyed by their order (``kg.query.order.fold``): ``grouped``
+    holds each row as its other columns, then its values of the folded columns."""
+    rows = Sorter(work, "folded", ROWS_IN_MEMORY, CHARS_IN_MEMORY)
+    folded = [column for column, _ in plan.folds]
+    others = [n for n in range(width) if n not in set(folded)]
+    group: str | None = None
+    values: list[list[str]] = []
+    seq = 0
+
+    def close() -> None:
+        nonlocal seq
+        if group is None:
+            return
+        fields = [""] * width
+        for n, field in zip(others, group.split("\t") if others else [], strict=True):
+            fields[n] = field
+        for (column, aggregate), found in zip(plan.folds, values, strict=True):
+            chosen = fold(aggregate, [tsv_cell(field) for field in found])
+            fields[column] = "" if chosen is None else found[chosen]
+        keys = [apply(f, tsv_cell(fields[n])) for f, n in zip(plan.functions, plan.sources or (), strict=True)]
+        row = "\t".join(fields)
+        rows.add(f"{sort_key(keys, plan.descending)}\t{row}\t{seq:012d}\n")
+        seq += 1
+
+    for line in grouped.sorted():
+        parts = line[:-1].split("\t")
+        key, cells = "\t".join(parts[:len(others)]), parts[len(others):]
+        if key != group:
+            close()
+            group, values = key, [[] for _ in plan.folds]
+        for value, cell in zip(values, cells, strict=True):
+            value.append(cell)
+    close()
+    return rows
 
 
 def _done(sorter: Sorter, work: Path) -> Iterator[str]:

@@ -33,14 +33,20 @@ NUMERIC = frozenset(_XSD + t for t in (
     "nonPositiveInteger unsignedLong unsignedInt unsignedShort unsignedByte").split())
 
 
+Step = str | tuple[str, int, int | None]  # STR, LCASE or UCASE, or ("SUBSTR", start, length or None)
+
+
 @dataclass(frozen=True)
 class Unordered:
-    """A listing's text that the engine can stream: its columns, then one column per ORDER BY condition."""
+    """A listing's text that the engine can stream: its columns, then one column per ORDER BY condition (or,
+    when ``sources`` is set, its columns only: each condition is a function of one of them)."""
     text: str
-    keys: int  # how many ORDER BY conditions (the last ``keys`` columns of each row)
+    keys: int  # how many ORDER BY conditions (the last ``keys`` columns of each row, unless ``sources``)
     descending: tuple[bool, ...]  # for each condition, DESC
-    functions: tuple[tuple[str, ...], ...]  # for each condition, the functions to apply to its column (``apply``)
+    functions: tuple[tuple[Step, ...], ...]  # for each condition, the functions to apply to its column (``apply``)
     distinct: bool  # the listing is SELECT DISTINCT: keep a row's first place only (by its key), once
+    sources: tuple[int, ...] | None = None  # for each condition, the listing's column it is computed from
+    folds: tuple[tuple[int, str], ...] = ()  # (column, MIN or MAX) of a ``#fold`` GROUP BY (``fold``)
 
 
 _CONDITION = re.compile(r"(?is)\s*(?:(ASC|DESC)\s*(\(.*)|(.+))\Z")
@@ -50,12 +56,21 @@ def unordered(text: str) -> Unordered | None:
     """The streaming form of a SELECT whose outer query ends with an ORDER BY clause (nothing after it but
     comments and white space); None for any other query (the engine sorts it as written).
 
+    A condition that is a variable bound at the end of the outer group by ``BIND (f(?x) AS ?v)`` (``f`` a chain of
+    STR, LCASE, UCASE and SUBSTR with constant places) is read as ``f(?x)``, and the BIND, used nowhere else, is
+    dropped: a string the engine computes stays in its memory until the query ends. When every condition is then
+    a function of one of the listing's columns, nothing is added (``sources``); otherwise each condition is
+    projected as a column of its own.
+
     >>> u = unordered("SELECT DISTINCT ?a (?b AS ?c) WHERE { ?a <p> ?b } ORDER BY DESC(?b) LCASE(?a) ?c")
     >>> u.text
-    'SELECT  ?a (?b AS ?c) (?b AS ?kg_order_1) (?a AS ?kg_order_2) (?c AS ?kg_order_3) WHERE { ?a <p> ?b } '
-    >>> u.keys, u.descending, u.functions, u.distinct
-    (3, (True, False, False), ((), ('LCASE',), ()), True)
+    'SELECT  ?a (?b AS ?c) WHERE { ?a <p> ?b } '
+    >>> u.keys, u.descending, u.functions, u.distinct, u.sources
+    (0, (True, False, False), ((), ('LCASE',), ()), True, (1, 0, 1))
+    >>> unordered("SELECT ?a WHERE { ?a <p> ?b BIND (LCASE(?b) AS ?k) } ORDER BY ?k ?a").text
+    'SELECT ?a (?b AS ?kg_order_1) (?a AS ?kg_order_2) WHERE { ?a <p> ?b  } '
     """
+    text, folded = _unfolded(text)
     masked = mask(text)
     outer = outer_syntax(masked)
     select = re.search(r"(?i)(?<![\w?$:])SELECT(?![\w:])", outer)
@@ -69,43 +84,240 @@ def unordered(text: str) -> Unordered | None:
     conditions = _conditions(text[cut.end():], clause)
     if not conditions:
         return None
-    body = re.compile(r"(?i)(?<![\w?$:])WHERE(?![\w:])|\{").search(outer, select.end())
+    body = _body(masked, select.end())
     if body is None:
         return None
-    projection = text[select.end():body.start()]
+    projection = text[select.end():body]
     modifier = re.match(r"(?is)\s*(DISTINCT|REDUCED)(?![\w:])", projection)
     distinct = bool(modifier and modifier.group(1).upper() == "DISTINCT")
     if modifier:
         projection = " " + projection[modifier.end():]
     if projection.strip() == "*":
         return None  # (SELECT *: the key columns would change what * is)
-    descending, columns, functions = [], [], []
-    for n, (desc, expression) in enumerate(conditions, 1):
-        descending.append(desc)
-        chain = _chain(expression)
-        # (a variable under STR, LCASE, UCASE: the variable projected and the functions applied here, for a
-        # string an engine computes is kept in its memory until the query ends)
-        functions.append(chain[0] if chain else ())
-        columns.append(f"({chain[1] if chain else expression} AS ?{KEY_PREFIX}{n})")
-    new = (text[:select.end()] + projection.rstrip() + " " + " ".join(columns) + " "
-           + text[body.start():cut.start()])
-    return Unordered(new, len(conditions), tuple(descending), tuple(functions), distinct)
+    binds = _tail_binds(text, masked, body, cut.start())
+    chains = [_resolved(expression, binds) for _, expression in conditions]
+    names = _columns(mask(projection))
+    sources = [names.get(chain[1][1:]) if chain else None for chain in chains]
+    descending = tuple(desc for desc, _ in conditions)
+    functions = tuple(chain[0] if chain else () for chain in chains)
+    if folded and (distinct or None in sources):
+        raise ValueError("a #fold GROUP BY needs a listing without DISTINCT whose every ORDER BY condition is a "
+                         "function of one of its columns")
+    folds = []
+    for variable, aggregate in folded:
+        if variable not in names:
+            raise ValueError(f"the #fold aggregate ?{variable} is none of the listing's columns")
+        folds.append((names[variable], aggregate))
+    if None not in sources:
+        body_text = _without(text, body, cut.start(), binds, projection)
+        new = text[:select.end()] + projection.rstrip() + " " + body_text
+        return Unordered(new, 0, descending, functions, distinct, tuple(s for s in sources if s is not None),
+                         tuple(folds))
+    columns = [f"({chain[1] if chain else expression} AS ?{KEY_PREFIX}{n})"
+               for n, ((_, expression), chain) in enumerate(zip(conditions, chains, strict=True), 1)]
+    projection = projection.rstrip() + " " + " ".join(columns)
+    new = text[:select.end()] + projection + " " + _without(text, body, cut.start(), binds, projection)
+    return Unordered(new, len(conditions), descending, functions, distinct)
 
 
-_CALL = re.compile(r"(?is)\A(STR|LCASE|UCASE)\s*\((.*)\)\Z")
+def _body(masked: str, start: int) -> int | None:
+    """Where the group of a SELECT whose projection starts at ``start`` begins: its WHERE, or its "{" (the first
+    outside parentheses: a projected EXISTS holds braces)."""
+    depth = 0
+    for m in re.finditer(r"(?i)(?<![\w?$:])WHERE(?![\w:])|[{()]", masked[start:]):
+        if m.group(0) == "(":
+            depth += 1
+        elif m.group(0) == ")":
+            depth -= 1
+        elif depth == 0:
+            return start + m.start()
+    return None
 
 
-def _chain(expression: str) -> tuple[tuple[str, ...], str] | None:
-    """A condition that is a variable under STR, LCASE and UCASE calls as (the functions, outermost first; the
-    variable); None for any other expression.
+_VARIABLE = r"[?$][A-Za-z0-9_\u00b7\u00c0-\U000effff]+"
+
+
+def _columns(projection: str) -> dict[str, int]:
+    """The listing's columns by the variables that give them (a masked projection): ``?a`` gives column a,
+    ``(?x AS ?y)`` gives column y (read through ?x or ?y), ``(EXPR AS ?y)`` column y.
+
+    >>> _columns(" ?a (?b AS ?c) (LCASE(?d) AS ?e) ")
+    {'a': 0, 'c': 1, 'b': 1, 'e': 2}
+    """
+    names: dict[str, int] = {}
+    for n, m in enumerate(re.finditer(rf"({_VARIABLE})|\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)", projection)):
+        if m.group(1):
+            names.setdefault(m.group(1)[1:], n)
+            continue
+        alias = re.fullmatch(rf"(?is)\s*(.*?)\s+AS\s+({_VARIABLE})\s*", m.group(2))
+        if alias is None:
+            return {}
+        names.setdefault(alias.group(2)[1:], n)
+        if re.fullmatch(_VARIABLE, alias.group(1)):
+            names.setdefault(alias.group(1)[1:], n)
+    return names
+
+
+@dataclass(frozen=True)
+class _Bind:
+    start: int
+    end: int
+    variable: str  # (without its ? or $)
+    expression: str
+
+
+def _tail_binds(text: str, masked: str, start: int, end: int) -> dict[str, _Bind]:
+    """The BINDs at the end of the outer group (``text[start:end]`` holds it), by variable: those after which the
+    group holds nothing but other BIND and FILTER calls, so that every variable of the group is bound when they
+    are evaluated."""
+    depth, level = 0, []
+    for ch in masked[:end]:
+        if ch == "{":
+            depth += 1
+        level.append(depth)
+        if ch == "}":
+            depth -= 1
+    calls: list[_Bind] = []
+    for m in re.finditer(r"(?i)(?<![\w?$:])(BIND|FILTER)\s*\(", masked[start:end]):
+        at = start + m.start()
+        close = _closing(masked, start + m.end() - 1)
+        if level[at] != 1 or close is None or close >= end:
+            continue
+        variable, expression = "", ""
+        if m.group(1).upper() == "BIND":
+            alias = re.fullmatch(rf"(?is)(\s*.*?)\s+AS\s+({_VARIABLE})\s*", masked[start + m.end():close])
+            if alias:
+                variable = alias.group(2)[1:]
+                expression = text[start + m.end():start + m.end() + alias.end(1)].strip()
+        calls.append(_Bind(at, close + 1, variable, expression))
+    tail: dict[str, _Bind] = {}
+    after = masked.rfind("}", start, end)
+    for call in reversed(calls):
+        if masked[call.end:after].strip():
+            break
+        after = call.start
+        if call.variable:
+            tail[call.variable] = call
+    return tail
+
+
+def _closing(masked: str, opening: int) -> int | None:
+    """The place of the ")" that closes the "(" at ``opening``."""
+    depth = 0
+    for i in range(opening, len(masked)):
+        if masked[i] == "(":
+            depth += 1
+        elif masked[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _resolved(expression: str, binds: dict[str, _Bind]) -> tuple[tuple[Step, ...], str] | None:
+    """A condition as (functions, variable), read through the BINDs at the end of the group; None when it is
+    no chain of functions of a variable."""
+    chain = _chain(expression)
+    seen: set[str] = set()
+    while chain is not None and chain[1][1:] in binds and chain[1][1:] not in seen:
+        seen.add(chain[1][1:])
+        inner = _chain(binds[chain[1][1:]].expression)
+        if inner is None:
+            break
+        chain = chain[0] + inner[0], inner[1]
+    return chain
+
+
+def _without(text: str, start: int, end: int, binds: dict[str, _Bind], projection: str) -> str:
+    """``text[start:end]`` without the BINDs of ``binds`` whose variable nothing else reads (the projection, the
+    rest of the text, another BIND kept): a BIND never removes a solution, so dropping one changes nothing else."""
+    dropped: set[str] = set()
+    while True:
+        parts, at = [], start
+        for bind in sorted((binds[name] for name in dropped), key=lambda b: b.start):
+            parts.append(text[at:bind.start])
+            at = bind.end
+        parts.append(text[at:end])
+        rest = mask(projection + " ".join(parts))
+        unused = [name for name in binds if name not in dropped and len(re.findall(
+            rf"[?$]{re.escape(name)}(?![A-Za-z0-9_\u00b7\u00c0-\U000effff])", rest)) == 1]
+        if not unused:
+            return "".join(parts)
+        dropped.update(unused)
+
+
+_FOLD = re.compile(r"(?m)^[ \t]*#fold[ \t]*\n")
+
+
+def _unfolded(text: str) -> tuple[str, list[tuple[str, str]]]:
+    r"""The text with its ``#fold`` GROUP BY taken out, and what that GROUP BY computed: (variable, MIN or MAX).
+
+    ``#fold``, alone on the line before a subquery's GROUP BY clause (of variables), says that the rows of
+    the listing are the subquery's groups, each group being the rows alike in every other column of the listing,
+    and that the subquery's aggregates are all MIN or MAX of a variable, each a column of the listing: the engine
+    then streams the rows, and kg.query.index forms the groups on disk (``fold``) instead of holding every group in
+    memory. Any engine reads the line as a comment.
+
+    >>> t, f = _unfolded("SELECT ?a ?m { { SELECT ?a (MIN(?b) AS ?m) { ?a <p> ?b }\n  #fold\n  GROUP BY ?a\n} }")
+    >>> t, f
+    ('SELECT ?a ?m { { SELECT ?a (?b AS ?m) { ?a <p> ?b }\n} }', [('m', 'MIN')])
+    """
+    found = list(_FOLD.finditer(text))
+    if not found:
+        return text, []
+    if len(found) > 1:
+        raise ValueError("a listing holds one #fold at most")
+    marker = found[0]
+    masked = mask(text)
+    clause = re.match(rf"(?i)[ \t]*GROUP\s+BY(?:\s*{_VARIABLE})+[ \t]*\n?", masked[marker.end():])
+    if clause is None:
+        raise ValueError("#fold is followed by no GROUP BY clause (of variables) on the next line")
+    after = marker.end() + clause.end()
+    if re.match(r"(?i)\s*HAVING(?![\w:])", masked[after:]):
+        raise ValueError("a #fold GROUP BY has no HAVING")
+    depth, levels = 0, []
+    for ch in masked[:marker.start()]:
+        if ch == "{":
+            depth += 1
+        if ch == "}":
+            depth -= 1
+        levels.append(depth)
+    selects = [m for m in re.finditer(r"(?i)(?<![\w?$:])SELECT(?![\w:])", masked[:marker.start()])
+               if levels[m.start()] == depth and min(levels[m.start():marker.start()]) >= depth]
+    if not selects:
+        raise ValueError("#fold is in no subquery")
+    select = selects[-1]
+    body = _body(masked, select.end())
+    assert body is not None  # (a SELECT before the marker at its depth has a body)
+    projection = text[select.end():body]
+    folds: list[tuple[str, str]] = []
+
+    def plain(m: re.Match[str]) -> str:
+        folds.append((m.group(3)[1:], m.group(1).upper()))
+        return f"({m.group(2)} AS {m.group(3)})"
+
+    projection = re.sub(rf"(?i)\(\s*(MIN|MAX)\s*\(\s*({_VARIABLE})\s*\)\s+AS\s+({_VARIABLE})\s*\)", plain, projection)
+    if re.search(r"(?i)(?<![\w?$:])(COUNT|SUM|AVG|MIN|MAX|SAMPLE|GROUP_CONCAT)\s*\(", mask(projection)):
+        raise ValueError("the aggregates of a #fold GROUP BY are MIN or MAX of a variable only")
+    return text[:select.end()] + projection + text[body:marker.start()] + text[after:], folds
+
+
+_CALL = re.compile(r"(?is)\A(STR|LCASE|UCASE|SUBSTR)\s*\((.*)\)\Z")
+
+
+def _chain(expression: str) -> tuple[tuple[Step, ...], str] | None:
+    """A condition that is a variable under STR, LCASE, UCASE and SUBSTR (its places whole numbers from 1) calls
+    as (the functions, outermost first; the variable); None for any other expression.
 
     >>> _chain("(LCASE(STR( ?doi )))"), _chain("?a"), _chain("CONCAT(?a, ?b)")
     ((('LCASE', 'STR'), '?doi'), ((), '?a'), None)
+    >>> _chain("SUBSTR(LCASE(?d), 16, 15)"), _chain("SUBSTR(?d, 0)")
+    (((('SUBSTR', 16, 15), 'LCASE'), '?d'), None)
     """
-    names: list[str] = []
+    names: list[Step] = []
     expression = expression.strip()
     while True:
-        if re.fullmatch(r"[?$][A-Za-z0-9_\u00b7\u00c0-\U000effff]+", expression):
+        if re.fullmatch(_VARIABLE, expression):
             return tuple(names), expression
         if expression.startswith("(") and expression.endswith(")"):
             expression = expression[1:-1].strip()
@@ -113,18 +325,28 @@ def _chain(expression: str) -> tuple[tuple[str, ...], str] | None:
         m = _CALL.match(expression)
         if m is None:
             return None
-        names.append(m.group(1).upper())
-        expression = m.group(2).strip()
+        name, inner = m.group(1).upper(), m.group(2).strip()
+        if name != "SUBSTR":
+            names.append(name)
+            expression = inner
+            continue
+        places = re.fullmatch(r"(?s)(.*?)\s*,\s*([0-9]+)\s*(?:,\s*([0-9]+)\s*)?", inner)
+        if places is None or int(places.group(2)) < 1:
+            return None
+        names.append(("SUBSTR", int(places.group(2)), None if places.group(3) is None else int(places.group(3))))
+        expression = places.group(1).strip()
 
 
-def apply(functions: tuple[str, ...], cell: Cell) -> Cell:
+def apply(functions: tuple[Step, ...], cell: Cell) -> Cell:
     """What ``functions`` (outermost first) give for a value, as Oxigraph computes them: STR the lexical form or
     IRI as a plain literal, LCASE and UCASE the literal with its text in lower or upper case (Unicode's full case
-    mappings, as Rust's and Python's are); None (unbound) where SPARQL gives an error (STR of a blank node, LCASE
-    of an IRI).
+    mappings, as Rust's and Python's are), SUBSTR its characters from a place on (code points, as Oxigraph
+    counts); None (unbound) where SPARQL gives an error (STR of a blank node, LCASE of an IRI).
 
     >>> apply(("LCASE", "STR"), ("uri", "http://A/B", None, None))
     ('literal', 'http://a/b', None, None)
+    >>> apply((("SUBSTR", 2, 3),), ("literal", "ab\U0001f600cde", None, "en"))
+    ('literal', 'b\U0001f600c', None, 'en')
     """
     for name in reversed(functions):
         if cell is None:
@@ -133,10 +355,29 @@ def apply(functions: tuple[str, ...], cell: Cell) -> Cell:
         if name == "STR":
             cell = ("literal", value, None, None) if kind in ("uri", "literal") else None
         elif kind != "literal" or (datatype is not None and lang is None and datatype != XSD_STRING):
-            return None  # (LCASE and UCASE take a string literal)
+            return None  # (LCASE, UCASE and SUBSTR take a string literal)
+        elif isinstance(name, tuple):
+            _, first, length = name
+            cell = (kind, value[first - 1:None if length is None else first - 1 + length], datatype, lang)
         else:
             cell = (kind, value.lower() if name == "LCASE" else value.upper(), datatype, lang)
     return cell
+
+
+def fold(aggregate: str, cells: list[Cell]) -> int | None:
+    """Which of a group's values MIN or MAX gives, as Oxigraph computes them: None (unbound) when any is unbound
+    (an error, in SPARQL, makes the aggregate an error), else the place of the least or greatest in ORDER BY's
+    order (the first of equals).
+
+    >>> fold("MIN", [("literal", "b", None, None), ("literal", "a", None, None)])
+    1
+    >>> fold("MAX", [("literal", "b", None, None), None]) is None
+    True
+    """
+    if any(cell is None for cell in cells):
+        return None
+    keys = [sort_key([cell], (False,)) for cell in cells]
+    return keys.index(min(keys) if aggregate == "MIN" else max(keys))
 
 
 def _conditions(text: str, masked: str) -> list[tuple[bool, str]]:
