@@ -221,6 +221,29 @@ def test_with_workers_the_sample_is_validated_while_the_graph_is_merged(corpus: 
     assert reports[1].count("Warning") > 0 and graphs[2] == graphs[1]
 
 
+def test_the_runs_are_deleted_once_merged_before_the_store_is_built(corpus: list[str], tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store is loaded from the graph's file: the map runs and the fact rows (28 GB at 100k records) are
+    gone from the scratch folder by then, and the graph is the same."""
+    from kg import api
+    from kg.pipeline import run as pipeline_run
+    left: list[str] = []
+    real = pipeline_run.build_disk_store
+
+    def spy(building: Path, lines: object, scratch: Path) -> None:
+        left.extend(sorted(p.name for p in Path(scratch).rglob("*") if p.is_file()))
+        real(building, lines, scratch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline_run, "build_disk_store", spy)
+    monkeypatch.setenv("KG_HOME", str(tmp_path / "home"))
+    built, _ = api.build(corpus, api.BuildOptions(validation="none", jobs=1, store=tmp_path / "store",
+                                                  tuning=Tuning(chunk=8)))
+    assert left and not [name for name in left if name.startswith(("map-", "knowledge-", "fact-rows"))], left
+    monkeypatch.setenv("KG_HOME", str(tmp_path / "plain"))
+    plain, _ = api.build(corpus, api.BuildOptions(validation="none", jobs=1))
+    assert built.graph.read_bytes() == plain.graph.read_bytes()
+
+
 # N-Quads lines whose literal holds any text but a lone surrogate (which UTF-8 cannot hold): quotes, tabs, NUL,
 # line breaks (escaped), non-BMP ... Tokens end where they say, so no line is a proper prefix of another.
 LINE = st.builds(lambda text, g: f"<s> <p> {lit(text)} <g{g}> .", st.text(st.characters(blacklist_categories=("Cs",)),

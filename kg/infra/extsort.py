@@ -247,6 +247,12 @@ class Sorter:
         runs, self.runs = self.runs, []
         return merge_into(runs, path)
 
+    def discard(self) -> None:
+        """Delete the runs spilled so far and forget the lines held (once what ``sorted`` gave is read)."""
+        for run in self.runs:
+            run.unlink(missing_ok=True)
+        self.runs, self.buffer, self.size = [], [], 0
+
     def spill(self) -> None:
         if self.buffer:
             self.runs.append(write_run(self.buffer, self.scratch / f"{self.name}-{len(self.runs)}.nq"))

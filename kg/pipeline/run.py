@@ -179,6 +179,7 @@ class _Run:
             with outputs.opened(plan.graph, binary=True) as fh:  # (a full disk here is the workspace's)
                 validated = _merge(result, fh, built, every_line if whole else None, o.on_progress, early,
                                    sharding.above)
+            result.drop_runs()  # (merged: what follows reads the graph's file; at 100k records they are 28 GB)
             faults.reached("graph")
             write_inputs(plan, manifest)
             t = result.report.timed("merge", t)

@@ -74,6 +74,12 @@ class StreamResult:
         """The same lines as UTF-8 bytes, in blocks of whole lines (what the writer of the workspace graph takes)."""
         return merge_blocks(self.runs, self.scratch, most=self.tuning.fan_in, external=self.tuning.external_sort)
 
+    def drop_runs(self) -> None:
+        """Delete the run files once the graph is merged from them (the merge reads them; it does not delete them)."""
+        for run in self.runs:
+            run.unlink(missing_ok=True)
+        self.runs = []
+
     def write_sample(self, out: Path) -> int:
         """Write what validating the sample needs, sorted and unique, into ``out`` and return its number of
         lines: the sampled records' graphs, the tools and topics graphs, the knowledge-graph lines about the IRIs
@@ -458,6 +464,7 @@ def build_stream(inputs: list[Input], spec: ContextSpec, scratch: Path, jobs: in
     fact_rows.extend(facts.rows(_added(shared_lines(ctx, used, True), knowledge)))
     knowledge.extend(facts.fact_lines(fact_rows.sorted(), ctx.minter.shared_graph("facts"),
                                       lambda name: Sorter(scratch, name)))
+    fact_rows.discard()  # (read: the facts are in the knowledge runs now)
     knowledge.spill()
     result.runs.extend(knowledge.runs)
     result.knowledge_runs = list(knowledge.runs)
