@@ -120,21 +120,22 @@ _value = st.one_of(
 def test_a_fold_group_by_forms_the_engines_groups_on_disk(tmp_path: Path,
                                                           rows: list[tuple[str, str, str, str]]) -> None:
     values = " ".join(f"({g} {h} {b} {c})" for g, h, b, c in rows)
-    text = ("SELECT ?g ?h ?least ?most WHERE {\n"
-            "  { SELECT ?g ?h (MIN(?b) AS ?least) (MAX(?c) AS ?most)\n"
+    text = ("SELECT ?g ?h ?least ?most ?n WHERE {\n"
+            "  { SELECT ?g ?h (MIN(?b) AS ?least) (MAX(?c) AS ?most) (COUNT(DISTINCT ?b) AS ?n)\n"
             f"    WHERE {{ VALUES (?g ?h ?b ?c) {{ {values} }} }}\n"
             "    #fold\n"
             "    GROUP BY ?g ?h\n  }\n  BIND (LCASE(STR(?g)) AS ?key)\n}\n"
-            "ORDER BY ?key DESC(?h) ?g ?least ?most")
+            "ORDER BY DESC(?n) ?key DESC(?h) ?g ?least ?most")
     plan = unordered(text)
-    assert plan is not None and plan.folds == ((2, "MIN"), (3, "MAX")) and "GROUP BY" not in plan.text
+    assert plan is not None and plan.folds == ((2, "MIN"), (3, "MAX"), (4, "COUNT DISTINCT"))
+    assert "GROUP BY" not in plan.text
     want, got = _both(tmp_path, text)
     assert got == want
 
 
 @pytest.mark.parametrize(("text", "message"), [
     ("SELECT ?a ?n { { SELECT ?a (COUNT(?b) AS ?n) { ?a <p> ?b }\n#fold\nGROUP BY ?a } } ORDER BY ?a ?n",
-     "MIN or MAX of a variable only"),
+     "MIN, MAX or COUNT\\(DISTINCT\\) of a variable only"),
     ("SELECT ?a ?m { { SELECT ?a (MIN(?b) AS ?m) { ?a <p> ?b }\n#fold\n} } ORDER BY ?a ?m", "no GROUP BY"),
     ("SELECT ?a { { SELECT ?a (MIN(?b) AS ?m) { ?a <p> ?b }\n#fold\nGROUP BY ?a } } ORDER BY ?a",
      "none of the listing's columns"),

@@ -168,8 +168,7 @@ def _folded(grouped: Sorter, plan: Unordered, width: int, work: Path) -> Sorter:
         for n, field in zip(others, group.split("\t") if others else [], strict=True):
             fields[n] = field
         for (column, aggregate), found in zip(plan.folds, values, strict=True):
-            chosen = fold(aggregate, [tsv_cell(field) for field in found])
-            fields[column] = "" if chosen is None else found[chosen]
+            fields[column] = fold(aggregate, found)
         keys = [apply(f, tsv_cell(fields[n])) for f, n in zip(plan.functions, plan.sources or (), strict=True)]
         row = "\t".join(fields)
         rows.add(f"{sort_key(keys, plan.descending)}\t{row}\t{seq:012d}\n")

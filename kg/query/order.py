@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..rdf import vocab
-from .results import RDF_LANGSTRING, XSD_STRING, Cell
+from .results import RDF_LANGSTRING, XSD_STRING, Cell, tsv_cell
 from .text import TAIL_PAGING, mask, outer_syntax
 
 KEY_PREFIX = "kg_order_"  # the variables of the projected conditions: ?kg_order_1, ?kg_order_2, ...
@@ -46,7 +46,7 @@ class Unordered:
     functions: tuple[tuple[Step, ...], ...]  # for each condition, the functions to apply to its column (``apply``)
     distinct: bool  # the listing is SELECT DISTINCT: keep a row's first place only (by its key), once
     sources: tuple[int, ...] | None = None  # for each condition, the listing's column it is computed from
-    folds: tuple[tuple[int, str], ...] = ()  # (column, MIN or MAX) of a ``#fold`` GROUP BY (``fold``)
+    folds: tuple[tuple[int, str], ...] = ()  # (column, MIN, MAX or COUNT DISTINCT) of a ``#fold`` GROUP BY
 
 
 _CONDITION = re.compile(r"(?is)\s*(?:(ASC|DESC)\s*(\(.*)|(.+))\Z")
@@ -250,13 +250,14 @@ _FOLD = re.compile(r"(?m)^[ \t]*#fold[ \t]*\n")
 
 
 def _unfolded(text: str) -> tuple[str, list[tuple[str, str]]]:
-    r"""The text with its ``#fold`` GROUP BY taken out, and what that GROUP BY computed: (variable, MIN or MAX).
+    r"""The text with its ``#fold`` GROUP BY taken out, and what that GROUP BY computed: (variable, MIN, MAX or
+    COUNT DISTINCT).
 
-    ``#fold``, alone on the line before a subquery's GROUP BY clause (of variables), says that the rows of
-    the listing are the subquery's groups, each group being the rows alike in every other column of the listing,
-    and that the subquery's aggregates are all MIN or MAX of a variable, each a column of the listing: the engine
-    then streams the rows, and kg.query.index forms the groups on disk (``fold``) instead of holding every group in
-    memory. Any engine reads the line as a comment.
+    ``#fold``, alone on the line before a subquery's GROUP BY clause (of variables), says that the rows of the
+    listing are the subquery's groups, each group being the rows alike in every other column of the listing, and
+    that the subquery's aggregates are all MIN, MAX or COUNT(DISTINCT) of a variable, each a column of the
+    listing: the engine then streams the rows, and kg.query.index forms the groups on disk (``fold``) instead of
+    holding every group in memory. Any engine reads the line as a comment.
 
     >>> t, f = _unfolded("SELECT ?a ?m { { SELECT ?a (MIN(?b) AS ?m) { ?a <p> ?b }\n  #fold\n  GROUP BY ?a\n} }")
     >>> t, f
@@ -293,12 +294,14 @@ def _unfolded(text: str) -> tuple[str, list[tuple[str, str]]]:
     folds: list[tuple[str, str]] = []
 
     def plain(m: re.Match[str]) -> str:
-        folds.append((m.group(3)[1:], m.group(1).upper()))
+        folds.append((m.group(3)[1:], "COUNT DISTINCT" if m.group(1).upper().startswith("COUNT") else
+                      m.group(1).upper()))
         return f"({m.group(2)} AS {m.group(3)})"
 
-    projection = re.sub(rf"(?i)\(\s*(MIN|MAX)\s*\(\s*({_VARIABLE})\s*\)\s+AS\s+({_VARIABLE})\s*\)", plain, projection)
+    projection = re.sub(rf"(?i)\(\s*(MIN|MAX|COUNT\s*\(\s*DISTINCT)\s*\(?\s*({_VARIABLE})\s*\)\s+AS\s+"
+                        rf"({_VARIABLE})\s*\)", plain, projection)
     if re.search(r"(?i)(?<![\w?$:])(COUNT|SUM|AVG|MIN|MAX|SAMPLE|GROUP_CONCAT)\s*\(", mask(projection)):
-        raise ValueError("the aggregates of a #fold GROUP BY are MIN or MAX of a variable only")
+        raise ValueError("the aggregates of a #fold GROUP BY are MIN, MAX or COUNT(DISTINCT) of a variable only")
     return text[:select.end()] + projection + text[body:marker.start()] + text[after:], folds
 
 
@@ -364,20 +367,21 @@ def apply(functions: tuple[Step, ...], cell: Cell) -> Cell:
     return cell
 
 
-def fold(aggregate: str, cells: list[Cell]) -> int | None:
-    """Which of a group's values MIN or MAX gives, as Oxigraph computes them: None (unbound) when any is unbound
-    (an error, in SPARQL, makes the aggregate an error), else the place of the least or greatest in ORDER BY's
-    order (the first of equals).
+def fold(aggregate: str, fields: list[str]) -> str:
+    """What an aggregate of a ``#fold`` GROUP BY gives for a group's values (SPARQL TSV fields, empty when
+    unbound), as Oxigraph computes it, as a TSV field: MIN or MAX unbound when any value is (an error, in SPARQL,
+    makes the aggregate an error), else the least or greatest in ORDER BY's order (the first of equals);
+    COUNT DISTINCT the number of different values bound (an integer, which TSV writes bare).
 
-    >>> fold("MIN", [("literal", "b", None, None), ("literal", "a", None, None)])
-    1
-    >>> fold("MAX", [("literal", "b", None, None), None]) is None
-    True
+    >>> fold("MIN", ['"b"', '"a"', '"b"']), fold("MAX", ['"b"', '']), fold("COUNT DISTINCT", ["<a>", "", "<a>", "<b>"])
+    ('"a"', '', '2')
     """
-    if any(cell is None for cell in cells):
-        return None
-    keys = [sort_key([cell], (False,)) for cell in cells]
-    return keys.index(min(keys) if aggregate == "MIN" else max(keys))
+    if aggregate == "COUNT DISTINCT":
+        return str(len({field for field in fields if field}))
+    if any(not field for field in fields):
+        return ""
+    keys = [sort_key([tsv_cell(field)], (False,)) for field in fields]
+    return fields[keys.index(min(keys) if aggregate == "MIN" else max(keys))]
 
 
 def _conditions(text: str, masked: str) -> list[tuple[bool, str]]:
