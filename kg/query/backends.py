@@ -104,8 +104,9 @@ def load_chunks(store: ox.Store, lines: Iterable[str], graph_format: ox.RdfForma
 
     One bulk load of a whole file holds a million quads per thread in memory, and one more being read: 1.85 GB
     for a graph of 20,000 records. A chunk of 32 MB is one batch of about 200,000 triples, one thread, whatever
-    the size of the graph (578 MB at most at 20,000 records), at the cost of one set of files per chunk, which the
-    store's ``optimize`` merges afterwards."""
+    the size of the graph (a process of 342 MB at 20,000 records; 449 MB at five times that, RocksDB's share
+    growing with its files), at the cost of one set of files per chunk, which the store's ``optimize`` merges
+    afterwards."""
     batch: list[str] = []
     size = 0
     for line in lines:
