@@ -143,6 +143,9 @@ def test_a_fold_group_by_forms_the_engines_groups_on_disk(tmp_path: Path,
      "none of the listing's columns"),
     ("SELECT DISTINCT ?a ?m { { SELECT ?a (MIN(?b) AS ?m) { ?a <p> ?b }\n#fold\nGROUP BY ?a } } ORDER BY ?a ?m",
      "without DISTINCT"),
+    # (the subquery's group closes right before another opens: the marker is in no subquery's group)
+    ("SELECT ?a { { SELECT ?a (MIN(?b) AS ?m) { ?a <p> ?b } }{\n#fold\nGROUP BY ?a } } ORDER BY ?a",
+     "in no subquery"),
 ])
 def test_a_fold_the_index_cannot_form_is_refused(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

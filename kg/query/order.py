@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from ..rdf import vocab
 from .results import RDF_LANGSTRING, XSD_STRING, Cell, tsv_cell
-from .text import TAIL_PAGING, mask, outer_syntax
+from .text import TAIL_PAGING, brace_depths, mask, outer_syntax
 
 KEY_PREFIX = "kg_order_"  # the variables of the projected conditions: ?kg_order_1, ?kg_order_2, ...
 
@@ -170,18 +170,12 @@ def _tail_binds(text: str, masked: str, start: int, end: int) -> dict[str, _Bind
     """The BINDs at the end of the outer group (``text[start:end]`` holds it), by variable: those after which the
     group holds nothing but other BIND and FILTER calls, so that every variable of the group is bound when they
     are evaluated."""
-    depth, level = 0, []
-    for ch in masked[:end]:
-        if ch == "{":
-            depth += 1
-        level.append(depth)
-        if ch == "}":
-            depth -= 1
+    depths = brace_depths(masked[:end])
     calls: list[_Bind] = []
     for m in re.finditer(r"(?i)(?<![\w?$:])(BIND|FILTER)\s*\(", masked[start:end]):
         at = start + m.start()
         close = _closing(masked, start + m.end() - 1)
-        if level[at] != 1 or close is None or close >= end:
+        if depths[at] != 1 or close is None or close >= end:
             continue
         variable, expression = "", ""
         if m.group(1).upper() == "BIND":
@@ -276,15 +270,10 @@ def _unfolded(text: str) -> tuple[str, list[tuple[str, str]]]:
     after = marker.end() + clause.end()
     if re.match(r"(?i)\s*HAVING(?![\w:])", masked[after:]):
         raise ValueError("a #fold GROUP BY has no HAVING")
-    depth, levels = 0, []
-    for ch in masked[:marker.start()]:
-        if ch == "{":
-            depth += 1
-        if ch == "}":
-            depth -= 1
-        levels.append(depth)
+    depths = brace_depths(masked[:marker.start()])
+    depth = depths[-1]  # (the marker's; a SELECT at it whose group was not closed before the marker holds it)
     selects = [m for m in re.finditer(r"(?i)(?<![\w?$:])SELECT(?![\w:])", masked[:marker.start()])
-               if levels[m.start()] == depth and min(levels[m.start():marker.start()]) >= depth]
+               if depths[m.start()] == depth and min(depths[m.start():]) >= depth]
     if not selects:
         raise ValueError("#fold is in no subquery")
     select = selects[-1]

@@ -24,16 +24,28 @@ _PROLOGUE = re.compile(r"(?is)\A(?:\s+|#[^\r\n]*|PREFIX\s*[A-Za-z0-9_.-]*:\s*<[^
 TAIL_PAGING = re.compile(r"(?i)(?<![\w?$:])(LIMIT|OFFSET|VALUES)(?![\w:])")
 
 
-def outer_syntax(masked: str) -> str:
-    """The masked text with everything inside braces blanked: what is left is the outer query's own syntax."""
-    out, depth = [], 0
+def brace_depths(masked: str) -> list[int]:
+    """How many braces are open between the characters of a masked text: ``depths[i]`` before character ``i``,
+    ``depths[i + 1]`` after it (so a brace lies between its two depths; a stray "}" at the top leaves 0).
+
+    >>> brace_depths("a{b}")
+    [0, 0, 1, 1, 0]
+    """
+    depths, depth = [0], 0
     for ch in masked:
         if ch == "{":
             depth += 1
-        out.append(ch if depth == 0 else " ")
-        if ch == "}":
+        elif ch == "}":
             depth = max(depth - 1, 0)
-    return "".join(out)
+        depths.append(depth)
+    return depths
+
+
+def outer_syntax(masked: str) -> str:
+    """The masked text with everything inside braces blanked, the braces too: what is left is the outer query's
+    own syntax."""
+    depths = brace_depths(masked)
+    return "".join(ch if not depths[i] and not depths[i + 1] else " " for i, ch in enumerate(masked))
 
 
 def paged(text: str, limit: int | None, offset: int | None) -> str:
