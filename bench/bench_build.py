@@ -212,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     a.work.mkdir(parents=True, exist_ok=True)
     data = corpus(a.work, sizes + [a.validate_size])
     figures: dict = {"sizes": {}, "cores": len(os.sched_getaffinity(0))}
+    # the sizes whose graphs the Turtle comparison reads (rdflib's serializer runs on the smallest)
+    small = [] if a.rdflib_max <= 0 else [n for n in sizes if n <= 20000]
     for n in ([] if a.skip_builds else sizes):
         print(f"\n{n} records ({data[n].stat().st_size / 1e6:.0f} MB of JSON Lines)", flush=True)
         f: dict = {}
@@ -231,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    stages: {f[tag]['stages']}", flush=True)
             print(cost_line("  this commit", f[tag], f["floor"]), flush=True)
             digests.append(_digest(a.work / f"kg-{n}" / "graph.nq"))  # (not timed)
-            if a.rdflib_max <= 0 or n > 20000:  # (the Turtle comparison reads it; else its disk goes to the next)
+            if n not in small:  # (its disk goes to the next build)
                 (a.work / f"kg-{n}" / "graph.nq").unlink()
             if a.baseline:
                 b = f"{tag}-{a.baseline}"
@@ -268,10 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  rdflib mapper: {f['rdflib']['seconds'] / f['floor']['seconds']:.1f}x the floor's time, "
                   f"{f['rdflib']['peak_mb'] / max(f['floor']['peak_mb'], 1):.0f}x its memory", flush=True)
         figures["sizes"][n] = f
-    small = [n for n in sizes if n <= 20000]
-    if a.rdflib_max <= 0:
-        small = []  # (no Turtle comparison)
-    elif small and min(small) > a.rdflib_max:
+    if small and min(small) > a.rdflib_max:
         print(f"\nTurtle: left out (rdflib's serializer runs on the smallest size, and {min(small)} is above "
               f"--rdflib-max {a.rdflib_max}; add a smaller size)", flush=True)
         small = []
