@@ -289,6 +289,20 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
         os._exit(1)
 
 
+def give_back_memory() -> None:
+    """Hand the memory that native code freed back to the system (glibc's ``malloc_trim(0)``): the C allocator
+    keeps freed blocks inside its heaps, so what an engine freed (the store's caches and readers once it is
+    closed) still counts in the process's resident memory until a later phase happens to reuse it. Elsewhere
+    (another C library, another system), nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):  # (not glibc: musl has no malloc_trim)
+        return
+
+
 def forking_works() -> bool:
     """Whether this system can fork (POSIX)."""
     return hasattr(os, "fork") and "fork" in mp.get_all_start_methods()

@@ -21,6 +21,7 @@ import pyoxigraph as ox
 from .. import __version__
 from ..errors import InputError, QueryError, UsageError
 from ..infra import net
+from ..infra.workers import give_back_memory
 from ..rdf.io import base_iri, canonical_lines, open_graph, rdf_format, read_jsonld_lines
 from ..rdf.nquads import triples_from_quads
 from .index import index_quads
@@ -133,21 +134,31 @@ def build_disk_store(building: Path, graph: Path | Iterable[str], scratch: Path)
     # (queries on 10k records ran 3-12x faster for about 10 s of compaction): before the listings are answered
     # for the index, and again after their rows are loaded.
     store.optimize()
+    # Closed and opened again between the phases (the load, the listings, the rows' load), each time with what
+    # the engine freed handed back to the system: the C allocator keeps freed blocks in its heaps, and without
+    # it what one phase freed stayed resident through the next (at 100,000 records the rows' load started from
+    # the 580 MB the listings had reached, the store closed and opened again in between).
+    del store
+    store = _reopened(building)
     rows = Path(scratch) / "store-index.nq"
     with open(rows, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(index_quads(store, Path(scratch)))
-    # Closed and opened again: what answering the listings left in the engine (its caches and table readers,
-    # 317 MB at 20,000 records, 101 MB after reopening) is given back before the rows' load, whose peak is then
-    # its own.
     del store
-    gc.collect()  # (nothing of the listings may keep the store open: its lock is taken again below)
-    store = ox.Store(str(building))
+    store = _reopened(building)
     with open(rows, encoding="utf-8", newline="\n") as fh:
         load_chunks(store, fh, ox.RdfFormat.N_QUADS)
     rows.unlink()
     store.flush()
     store.optimize()
     del store
+
+
+def _reopened(building: Path) -> ox.Store:
+    """The store of ``building`` opened again once its last handle is dropped (``build_disk_store``), the memory
+    it freed given back first."""
+    gc.collect()  # (nothing may keep the closed store open: its lock is taken again below)
+    give_back_memory()
+    return ox.Store(str(building))
 
 
 def open_disk_store(directory: Path) -> ox.Store:
